@@ -1,0 +1,33 @@
+# The README's two commands:
+#   make demo   install what is missing, build, run the main job and draw its figures
+#   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= 2
+
+.PHONY: demo test deps build build-asan clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD) -j $(JOBS)
+
+# -O1 keeps the simulation tests quick while the sanitizers still see every access.
+build-asan: deps
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVBC_SANITIZE=ON \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+
+test: build build-asan
+	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure
+
+demo: build
+	scripts/demo.sh $(BUILD)/vbc results/demo
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Install the Debian packages vbc needs, when some are missing (the README's commands call this).
+set -eu
+PACKAGES="gcc make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox"
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+if [ "$(id -u)" = 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "missing packages:$missing (run as root, or install them)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing
