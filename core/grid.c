@@ -1,0 +1,227 @@
+/* grid.c — see grid.h. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grid.h"
+#include "core/parallel.h"
+
+/* Cells beyond this many per particle mean the particles are scattered over a huge region: a
+ * simulation that has exploded. The time loop reports that as a failure before it gets here. */
+#define VBC_MAX_CELLS_PER_PARTICLE 512
+
+static long axis_cell(double x, double lo, double cell, long nc) {
+  long c = (long)floor((x - lo) / cell);
+  if (c < 0) c = 0;
+  if (c >= nc) c = nc - 1;
+  return c;
+}
+
+static int bounding_box(const vbc_vec *pos, size_t n, vbc_vec *lo, vbc_vec *hi) {
+  double l0 = DBL_MAX, l1 = DBL_MAX, l2 = DBL_MAX, h0 = -DBL_MAX, h1 = -DBL_MAX, h2 = -DBL_MAX;
+  int finite = 1;
+#pragma omp parallel for schedule(static) reduction(min : l0, l1, l2) reduction(max : h0, h1, h2) \
+    reduction(&& : finite) if (n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < n; ++i) {
+    vbc_vec p = pos[i];
+    finite = finite && vbc_vec_isfinite(p);
+    l0 = fmin(l0, p.x), l1 = fmin(l1, p.y), l2 = fmin(l2, p.z);
+    h0 = fmax(h0, p.x), h1 = fmax(h1, p.y), h2 = fmax(h2, p.z);
+  }
+  *lo = vbc_vec_make(l0, l1, l2);
+  *hi = vbc_vec_make(h0, h1, h2);
+  return finite;
+}
+
+int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
+                   vbc_error *err) {
+  vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_zero();
+  if (n > 0 && !bounding_box(pos, n, &lo, &hi))
+    return vbc_error_set(err, VBC_EXIT_FAILED, "neighbour search: non-finite particle position");
+  if (n >= UINT32_MAX)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "too many particles (%zu)", n);
+  g->dim = dim;
+  g->cell = cell;
+  g->lo = lo;
+  g->n = n;
+  double ncells = 1.0;
+  for (int a = 0; a < 3; ++a) {
+    double extent = vbc_vec_get(hi, a) - vbc_vec_get(lo, a);
+    g->nc[a] = (a < dim && n > 0) ? (long)floor(extent / cell) + 1 : 1;
+    ncells *= (double)g->nc[a];
+  }
+  if (ncells > (double)VBC_MAX_CELLS_PER_PARTICLE * (double)n + 1e6)
+    return vbc_error_set(err, VBC_EXIT_FAILED,
+                         "neighbour search: particles spread over %.3g cells", ncells);
+  g->ncells = (size_t)ncells;
+  if (g->ncells + 1 > g->cap_cells) {
+    size_t *p = vbc_realloc(g->cell_start, g->ncells + 1, sizeof *p, err);
+    if (p == NULL) return err->code;
+    g->cell_start = p;
+    g->cap_cells = g->ncells + 1;
+  }
+  if (n > g->cap_n) {
+    uint32_t *s = vbc_realloc(g->sorted, n, sizeof *s, err);
+    if (s == NULL) return err->code;
+    g->sorted = s;
+    size_t *c = vbc_realloc(g->cell_of, n, sizeof *c, err);
+    if (c == NULL) return err->code;
+    g->cell_of = c;
+    g->cap_n = n;
+  }
+#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < n; ++i) {
+    long cx = axis_cell(pos[i].x, lo.x, cell, g->nc[0]);
+    long cy = axis_cell(pos[i].y, lo.y, cell, g->nc[1]);
+    long cz = axis_cell(pos[i].z, lo.z, cell, g->nc[2]);
+    g->cell_of[i] = (size_t)(cx + g->nc[0] * (cy + g->nc[1] * cz));
+  }
+  /* Stable counting sort: cell_start[c+1] counts, prefix sum, then fill in index order. */
+  memset(g->cell_start, 0, (g->ncells + 1) * sizeof *g->cell_start);
+  for (size_t i = 0; i < n; ++i) g->cell_start[g->cell_of[i] + 1]++;
+  for (size_t c = 0; c < g->ncells; ++c) g->cell_start[c + 1] += g->cell_start[c];
+  for (size_t i = 0; i < n; ++i) g->sorted[g->cell_start[g->cell_of[i]]++] = (uint32_t)i;
+  for (size_t c = g->ncells; c > 0; --c) g->cell_start[c] = g->cell_start[c - 1];
+  g->cell_start[0] = 0;
+  return VBC_OK;
+}
+
+void vbc_grid_free(vbc_grid *g) {
+  free(g->cell_start);
+  free(g->sorted);
+  free(g->cell_of);
+  memset(g, 0, sizeof *g);
+}
+
+void vbc_grid_cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
+  c[0] = (long)(cell % (size_t)g->nc[0]);
+  c[1] = (long)((cell / (size_t)g->nc[0]) % (size_t)g->nc[1]);
+  c[2] = (long)(cell / ((size_t)g->nc[0] * (size_t)g->nc[1]));
+}
+
+/* Visit every j != i within `radius` of particle i, in deterministic order. When `out` is NULL
+ * only count. Returns the count. */
+static size_t scan_neighbours(const vbc_grid *g, const vbc_vec *pos, size_t i, double radius,
+                              uint32_t *out) {
+  long c[3];
+  vbc_grid_cell_coords(g, g->cell_of[i], c);
+  long r[3] = {1, 1, 1};
+  for (int a = g->dim; a < 3; ++a) r[a] = 0;
+  double r2max = radius * radius;
+  vbc_vec pi = pos[i];
+  size_t count = 0;
+  for (long z = c[2] - r[2]; z <= c[2] + r[2]; ++z) {
+    if (z < 0 || z >= g->nc[2]) continue;
+    for (long y = c[1] - r[1]; y <= c[1] + r[1]; ++y) {
+      if (y < 0 || y >= g->nc[1]) continue;
+      for (long x = c[0] - r[0]; x <= c[0] + r[0]; ++x) {
+        if (x < 0 || x >= g->nc[0]) continue;
+        size_t cell = (size_t)(x + g->nc[0] * (y + g->nc[1] * z));
+        for (size_t k = g->cell_start[cell]; k < g->cell_start[cell + 1]; ++k) {
+          uint32_t j = g->sorted[k];
+          if (j == i) continue;
+          if (vbc_vec_norm2(vbc_vec_sub(pos[j], pi)) < r2max) {
+            if (out) out[count] = j;
+            ++count;
+          }
+        }
+      }
+    }
+  }
+  return count;
+}
+
+int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
+                        vbc_error *err) {
+  if (radius > g->cell * (1.0 + 1e-12))
+    return vbc_error_set(err, VBC_EXIT_INPUT, "neighbour radius %g exceeds the cell size %g",
+                         radius, g->cell);
+  size_t n = g->n;
+  if (n + 1 > nb->cap_n) {
+    size_t *s = vbc_realloc(nb->start, n + 1, sizeof *s, err);
+    if (s == NULL) return err->code;
+    nb->start = s;
+    nb->cap_n = n + 1;
+  }
+  nb->n = n;
+  nb->radius = radius;
+  nb->start[0] = 0;
+#pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < n; ++i) nb->start[i + 1] = scan_neighbours(g, pos, i, radius, NULL);
+  for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
+  nb->npairs = nb->start[n];
+  if (nb->npairs > nb->cap_pairs) {
+    size_t cap = nb->npairs + nb->npairs / 8;
+    uint32_t *idx = vbc_realloc(nb->index, cap, sizeof *idx, err);
+    if (idx == NULL) return err->code;
+    nb->index = idx;
+    nb->cap_pairs = cap;
+  }
+#pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < n; ++i) scan_neighbours(g, pos, i, radius, nb->index + nb->start[i]);
+  return VBC_OK;
+}
+
+void vbc_neighbors_free(vbc_neighbors *nb) {
+  free(nb->start);
+  free(nb->index);
+  memset(nb, 0, sizeof *nb);
+}
+
+/* Strips two cells wide across x; strip s has colour s % 2. */
+static size_t cell_strip(const vbc_grid *g, size_t cell) { return (cell % (size_t)g->nc[0]) / 2; }
+
+int vbc_colouring_build(vbc_colouring *col, const vbc_grid *g, const long *row_of,
+                        vbc_error *err) {
+  const size_t nstrips = ((size_t)g->nc[0] + 1) / 2;
+  col->ncolours = nstrips > 1 ? 2 : 1;
+  if (nstrips + 1 > col->cap_groups) {
+    size_t *p = vbc_realloc(col->group_start, nstrips + 1, sizeof *p, err);
+    if (p == NULL) return err->code;
+    col->group_start = p;
+    col->cap_groups = nstrips + 1;
+  }
+  /* count rows per strip; groups are ordered even strips first, then odd ones */
+  size_t *count = col->group_start; /* count[1 + group] while counting */
+  memset(count, 0, (nstrips + 1) * sizeof *count);
+  size_t neven = (nstrips + 1) / 2, nrows = 0;
+  for (size_t cell = 0; cell < g->ncells; ++cell)
+    for (size_t k = g->cell_start[cell]; k < g->cell_start[cell + 1]; ++k)
+      if (row_of[g->sorted[k]] >= 0) {
+        size_t s = cell_strip(g, cell);
+        count[1 + (s % 2 ? neven + s / 2 : s / 2)]++;
+        nrows++;
+      }
+  for (size_t gi = 0; gi < nstrips; ++gi) count[gi + 1] += count[gi];
+  col->ngroups = nstrips;
+  col->nrows = nrows;
+  col->colour_start[0] = 0;
+  col->colour_start[1] = neven;
+  col->colour_start[2] = nstrips;
+  if (nrows > col->cap_rows) {
+    uint32_t *p = vbc_realloc(col->rows, nrows, sizeof *p, err);
+    if (p == NULL) return err->code;
+    col->rows = p;
+    col->cap_rows = nrows;
+  }
+  /* fill each strip in cell order (then index order within a cell): a fixed sequence */
+  size_t *next = vbc_calloc(nstrips, sizeof *next, err);
+  if (next == NULL) return err->code;
+  for (size_t gi = 0; gi < nstrips; ++gi) next[gi] = col->group_start[gi];
+  for (size_t cell = 0; cell < g->ncells; ++cell)
+    for (size_t k = g->cell_start[cell]; k < g->cell_start[cell + 1]; ++k) {
+      long r = row_of[g->sorted[k]];
+      if (r < 0) continue;
+      size_t s = cell_strip(g, cell);
+      col->rows[next[s % 2 ? neven + s / 2 : s / 2]++] = (uint32_t)r;
+    }
+  free(next);
+  return VBC_OK;
+}
+
+void vbc_colouring_free(vbc_colouring *c) {
+  free(c->group_start);
+  free(c->rows);
+  memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,67 @@
+/* grid.h — uniform-grid neighbour search and the cell colouring used by parallel sweeps.
+ *
+ * The grid covers the bounding box of the particles with cubic cells of edge `cell` (>= the search
+ * radius). Particles are bucketed by a stable counting sort, so within a cell they keep index order
+ * and every list below is deterministic whatever the number of threads. Neighbour lists are CSR:
+ * the neighbours of i are index[start[i] .. start[i+1]), every j != i with |r_j - r_i| < radius,
+ * i.e. exactly the brute-force set.
+ *
+ * Colouring for parallel Gauss–Seidel: the grid is cut into strips two cells wide across x;
+ * even strips have colour 0, odd strips colour 1. Two particles in different strips of one colour
+ * are more than two cells (2 r_e) apart, so their neighbourhoods are disjoint: all strips of one
+ * colour can be swept at once, one thread per strip, each strip in a fixed order (cell by cell,
+ * index order within a cell). The result is that of a sequential Gauss–Seidel sweep in that
+ * order, for any number of threads, with only one barrier per colour. */
+#ifndef VBC_GRID_H
+#define VBC_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/vec.h"
+
+typedef struct vbc_grid {
+  int dim;
+  double cell;
+  vbc_vec lo;
+  long nc[3];
+  size_t ncells, n;
+  size_t *cell_start; /* ncells + 1 */
+  uint32_t *sorted;   /* particle indices, grouped by cell */
+  size_t *cell_of;    /* cell index of each particle */
+  size_t cap_cells, cap_n;
+} vbc_grid;
+
+typedef struct vbc_neighbors {
+  size_t n, npairs;
+  double radius;
+  size_t *start;   /* n + 1 */
+  uint32_t *index; /* npairs */
+  size_t cap_n, cap_pairs;
+} vbc_neighbors;
+
+typedef struct vbc_colouring {
+  int ncolours;
+  size_t ngroups, nrows;
+  size_t colour_start[3]; /* groups (strips) of colour c: [colour_start[c], colour_start[c+1]) */
+  size_t *group_start;    /* rows of group g: rows[group_start[g] .. group_start[g+1]) */
+  uint32_t *rows;
+  size_t cap_groups, cap_rows;
+} vbc_colouring;
+
+int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
+                   vbc_error *err);
+void vbc_grid_free(vbc_grid *g);
+void vbc_grid_cell_coords(const vbc_grid *g, size_t cell, long c[3]);
+
+int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
+                        vbc_error *err);
+void vbc_neighbors_free(vbc_neighbors *nb);
+
+/* Group rows by strip and colour. row_of[i] is the row of particle i, or -1 if it has none. */
+int vbc_colouring_build(vbc_colouring *c, const vbc_grid *g, const long *row_of,
+                        vbc_error *err);
+void vbc_colouring_free(vbc_colouring *c);
+
+#endif

@@ -1,0 +1,16 @@
+/* number_density.c — see number_density.h. */
+#include "core/parallel.h"
+#include "core/kernel.h"
+#include "core/number_density.h"
+
+void vbc_number_density(const vbc_system *sys) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    double n = 0.0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+      n += vbc_mps_w(vbc_vec_norm(vbc_vec_sub(p->pos[nb->index[q]], p->pos[i])), sys->re);
+    p->number_density[i] = n;
+  }
+}

@@ -1,0 +1,22 @@
+/* viscosity.c — see viscosity.h. */
+#include "core/parallel.h"
+#include "core/kernel.h"
+#include "core/viscosity.h"
+
+void vbc_mps_viscosity(const vbc_system *sys, const vbc_mps_constants *k, double nu,
+                       vbc_vec *acc) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double coef = nu * 2.0 * sys->dim / (k->lambda * k->n0);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    vbc_vec a = vbc_vec_zero();
+    if (p->kind[i] == VBC_FLUID)
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+        size_t j = nb->index[q];
+        double w = vbc_mps_w(vbc_vec_norm(vbc_vec_sub(p->pos[j], p->pos[i])), sys->re);
+        a = vbc_vec_axpy(a, w, vbc_vec_sub(p->vel[j], p->vel[i]));
+      }
+    acc[i] = vbc_vec_scale(a, coef);
+  }
+}

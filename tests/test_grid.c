@@ -1,0 +1,122 @@
+/* test_grid.c — the neighbour search returns exactly the brute-force set; the colouring covers
+ * every row once and never puts two interacting rows of one colour in parallel. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "core/grid.h"
+
+static double frand(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (double)((*s >> 8) & 0xffffff) / (double)0x1000000;
+}
+
+/* Random points plus points exactly on cell borders and duplicates. */
+static vbc_vec *make_points(size_t n, int dim, double cell, unsigned seed) {
+  vbc_vec *p = malloc(n * sizeof *p);
+  for (size_t i = 0; i < n; ++i) {
+    p[i] = vbc_vec_make(frand(&seed), frand(&seed), dim == 3 ? frand(&seed) : 0.0);
+    if (i % 7 == 0) p[i].x = cell * (double)(i % 5); /* on a cell border */
+    if (i % 11 == 0) p[i].y = cell * (double)(i % 3);
+    if (i % 13 == 0 && i > 0) p[i] = p[i - 1];       /* coincident pair */
+  }
+  return p;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void check_against_brute_force(int dim, size_t n, double radius, double cell) {
+  vbc_vec *p = make_points(n, dim, cell, 12345u + (unsigned)dim);
+  vbc_grid g = {0};
+  vbc_neighbors nb = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, n, dim, cell, &err), VBC_OK, "%s", err.message);
+  cr_assert_eq(vbc_neighbors_build(&nb, &g, p, radius, &err), VBC_OK, "%s", err.message);
+  uint32_t *expect = malloc(n * sizeof *expect);
+  size_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t m = 0;
+    for (size_t j = 0; j < n; ++j)
+      if (j != i && vbc_vec_norm2(vbc_vec_sub(p[j], p[i])) < radius * radius)
+        expect[m++] = (uint32_t)j;
+    size_t got_n = nb.start[i + 1] - nb.start[i];
+    cr_assert_eq(got_n, m, "dim %d particle %zu: %zu neighbours, brute force %zu", dim, i, got_n,
+                 m);
+    uint32_t *got = malloc((m ? m : 1) * sizeof *got);
+    for (size_t k = 0; k < m; ++k) got[k] = nb.index[nb.start[i] + k];
+    qsort(got, m, sizeof *got, cmp_u32);
+    for (size_t k = 0; k < m; ++k) cr_assert_eq(got[k], expect[k]);
+    free(got);
+    total += m;
+  }
+  cr_assert_eq(nb.npairs, total);
+  cr_assert_gt(total, n, "the test set must have neighbours");
+  free(expect);
+  free(p);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&nb);
+}
+
+Test(neighbour_search, equals_brute_force_in_2d) { check_against_brute_force(2, 3000, 0.031, 0.031); }
+Test(neighbour_search, equals_brute_force_in_3d) { check_against_brute_force(3, 4000, 0.09, 0.09); }
+Test(neighbour_search, radius_below_cell_size_is_exact_too) {
+  check_against_brute_force(2, 2000, 0.02, 0.05);
+}
+
+Test(neighbour_search, rejects_radius_above_cell_size) {
+  vbc_vec p[2] = {{0, 0, 0}, {1, 0, 0}};
+  vbc_grid g = {0};
+  vbc_neighbors nb = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, 2, 2, 0.5, &err), VBC_OK);
+  cr_assert_neq(vbc_neighbors_build(&nb, &g, p, 0.6, &err), VBC_OK);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&nb);
+}
+
+Test(neighbour_search, reports_non_finite_positions) {
+  vbc_vec p[2] = {{0, 0, 0}, {NAN, 0, 0}};
+  vbc_grid g = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, 2, 2, 0.5, &err), VBC_EXIT_FAILED);
+  vbc_grid_free(&g);
+}
+
+/* Every row appears once; rows in different strips of one colour are more than 2 cells apart. */
+Test(colouring, covers_rows_once_and_separates_strips_of_a_colour) {
+  const size_t n = 3000;
+  const double cell = 0.04;
+  vbc_vec *p = make_points(n, 2, cell, 99u);
+  vbc_grid g = {0};
+  vbc_colouring col = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, n, 2, cell, &err), VBC_OK);
+  long *row_of = malloc(n * sizeof *row_of);
+  size_t rows = 0;
+  for (size_t i = 0; i < n; ++i) row_of[i] = i % 3 ? (long)rows++ : -1;
+  cr_assert_eq(vbc_colouring_build(&col, &g, row_of, &err), VBC_OK);
+  cr_assert_eq(col.nrows, rows);
+  cr_assert_eq(col.ncolours, 2);
+  int *seen = calloc(rows, sizeof *seen);
+  size_t *particle_of = malloc(rows * sizeof *particle_of);
+  for (size_t i = 0; i < n; ++i)
+    if (row_of[i] >= 0) particle_of[row_of[i]] = i;
+  for (size_t q = 0; q < col.nrows; ++q) seen[col.rows[q]]++;
+  for (size_t r = 0; r < rows; ++r) cr_assert_eq(seen[r], 1, "row %zu seen %d times", r, seen[r]);
+  for (int c = 0; c < col.ncolours; ++c)
+    for (size_t g1 = col.colour_start[c]; g1 < col.colour_start[c + 1]; ++g1)
+      for (size_t g2 = g1 + 1; g2 < col.colour_start[c + 1]; ++g2)
+        for (size_t a = col.group_start[g1]; a < col.group_start[g1 + 1]; ++a)
+          for (size_t b = col.group_start[g2]; b < col.group_start[g2 + 1]; ++b) {
+            vbc_vec d = vbc_vec_sub(p[particle_of[col.rows[a]]], p[particle_of[col.rows[b]]]);
+            cr_assert_gt(fabs(d.x), 2.0 * cell, "rows of one colour closer than 2 cells");
+          }
+  free(seen);
+  free(particle_of);
+  free(row_of);
+  free(p);
+  vbc_grid_free(&g);
+  vbc_colouring_free(&col);
+}
