@@ -1,0 +1,217 @@
+/* constraint.c — rows, blocks, solver instances and the solve loop; see constraint.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/constraint.h"
+#include "core/reduce.h"
+
+int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err) {
+  if (n > rows->cap) {
+    size_t cap = n + n / 4 + 16;
+    double **fields[] = {&rows->target, &rows->lo,       &rows->hi,     &rows->diag,
+                         &rows->impulse, &rows->residual, &rows->scratch};
+    for (size_t f = 0; f < sizeof fields / sizeof *fields; ++f) {
+      double *p = vbc_realloc(*fields[f], cap, sizeof(double), err);
+      if (p == NULL) return err->code;
+      *fields[f] = p;
+    }
+    rows->cap = cap;
+  }
+  rows->n = n;
+  return VBC_OK;
+}
+
+void vbc_rows_free(vbc_rows *rows) {
+  free(rows->target);
+  free(rows->lo);
+  free(rows->hi);
+  free(rows->diag);
+  free(rows->impulse);
+  free(rows->residual);
+  free(rows->scratch);
+  memset(rows, 0, sizeof *rows);
+}
+
+int vbc_sparse_reserve(vbc_sparse *J, size_t nrows, size_t nnz, vbc_error *err) {
+  if (nrows + 1 > J->cap_rows) {
+    size_t *s = vbc_realloc(J->start, nrows + 1, sizeof *s, err);
+    if (s == NULL) return err->code;
+    J->start = s;
+    J->cap_rows = nrows + 1;
+  }
+  if (nnz > J->cap_nnz) {
+    size_t *c = vbc_realloc(J->col, nnz, sizeof *c, err);
+    if (c == NULL) return err->code;
+    J->col = c;
+    double *v = vbc_realloc(J->val, nnz, sizeof *v, err);
+    if (v == NULL) return err->code;
+    J->val = v;
+    J->cap_nnz = nnz;
+  }
+  return VBC_OK;
+}
+
+void vbc_sparse_free(vbc_sparse *J) {
+  free(J->start);
+  free(J->col);
+  free(J->val);
+  memset(J, 0, sizeof *J);
+}
+
+int vbc_block_init(vbc_block *b, const vbc_block_type *type, const cJSON *params,
+                   const vbc_system *sys, const char *label, vbc_error *err) {
+  memset(b, 0, sizeof *b);
+  b->type = type;
+  b->label = label;
+  b->state = type->alloc(params, sys, &b->support, err);
+  return b->state ? VBC_OK : err->code;
+}
+
+void vbc_block_free(vbc_block *b) {
+  if (b->type && b->state) b->type->free(b->state);
+  vbc_rows_free(&b->rows);
+  memset(b, 0, sizeof *b);
+}
+
+static const vbc_param_spec *control_spec(const vbc_solver_type *t, const char *key) {
+  return vbc_param_find(t->params, key);
+}
+
+int vbc_solver_init(vbc_solver *s, const vbc_solver_type *type, const cJSON *params,
+                    vbc_error *err) {
+  memset(s, 0, sizeof *s);
+  s->type = type;
+  s->control.tolerance = vbc_param_number(params, type->params, "tolerance");
+  s->control.max_iterations = (int)vbc_param_number(params, type->params, "max_iterations");
+  s->control.min_iterations =
+      control_spec(type, "min_iterations")
+          ? (int)vbc_param_number(params, type->params, "min_iterations")
+          : 0;
+  s->state = type->alloc(params, err);
+  return s->state ? VBC_OK : err->code;
+}
+
+void vbc_solver_free(vbc_solver *s) {
+  if (s->type && s->state) s->type->free(s->state);
+  memset(s, 0, sizeof *s);
+}
+
+const char *vbc_stop_reason_name(vbc_stop_reason r) {
+  switch (r) {
+    case VBC_STOP_TOLERANCE: return "tolerance";
+    case VBC_STOP_MAX_ITERATIONS: return "max_iterations";
+    default: return "?";
+  }
+}
+
+void vbc_solve_trace_free(vbc_solve_trace *t) {
+  free(t->total);
+  free(t->per_block);
+  memset(t, 0, sizeof *t);
+}
+
+/* Natural-residual energy of one block's rows; with zero_impulse the impulses are taken as 0
+ * (the velocities must then not contain them yet). */
+static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impulse) {
+  vbc_rows *r = &b->rows;
+  if (r->n == 0) return 0.0;
+  b->type->residual(b->state, sys, r, r->residual);
+  /* scratch holds the per-row energy so the sum can be taken in a fixed order */
+#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN)
+  for (size_t k = 0; k < r->n; ++k) {
+    double a = r->diag[k];
+    if (a <= 0.0) {
+      r->scratch[k] = 0.0;
+      continue;
+    }
+    double lam = zero_impulse ? 0.0 : r->impulse[k];
+    double e = a * (lam - vbc_clamp(lam + r->residual[k] / a, r->lo[k], r->hi[k]));
+    r->scratch[k] = e * e / a;
+  }
+  return vbc_sum(r->scratch, r->n);
+}
+
+double vbc_problem_residual(vbc_problem *pb, double *per_block) {
+  double total = 0.0;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    double r2 = block_residual2(pb->blocks[b], pb->sys, 0);
+    if (per_block) per_block[b] = sqrt(r2);
+    total += r2;
+  }
+  return sqrt(total);
+}
+
+/* Residual with zero impulses, then apply the blocks' starting impulses (warm start). */
+static double reference_and_warm_start(vbc_problem *pb, double *per_block) {
+  double total = 0.0;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    double r2 = block_residual2(pb->blocks[b], pb->sys, 1);
+    per_block[b] = sqrt(r2);
+    total += r2;
+  }
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    int warm = 0;
+    for (size_t k = 0; k < blk->rows.n && !warm; ++k) warm = blk->rows.impulse[k] != 0.0;
+    if (warm) blk->type->apply(blk->state, pb->sys, &blk->rows, blk->rows.impulse);
+  }
+  return sqrt(total);
+}
+
+static int trace_push(vbc_solve_trace *t, double total, const double *per_block, size_t nb,
+                      vbc_error *err) {
+  if (t == NULL) return VBC_OK;
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    double *tot = vbc_realloc(t->total, cap, sizeof *tot, err);
+    if (tot == NULL) return err->code;
+    t->total = tot;
+    double *pbk = vbc_realloc(t->per_block, cap * (nb ? nb : 1), sizeof *pbk, err);
+    if (pbk == NULL) return err->code;
+    t->per_block = pbk;
+    t->cap = cap;
+  }
+  t->nblocks = nb;
+  t->total[t->n] = total;
+  memcpy(t->per_block + t->n * nb, per_block, nb * sizeof *per_block);
+  t->n++;
+  return VBC_OK;
+}
+
+int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
+              vbc_error *err) {
+  double per_block[16];
+  if (pb->nblocks > 16) return vbc_error_set(err, VBC_EXIT_INPUT, "too many blocks in one solve");
+  if (trace) trace->n = 0;
+  const vbc_solve_control *c = &s->control;
+  double ref = reference_and_warm_start(pb, per_block);
+  if (trace) {
+    trace->ref_total = ref;
+    memcpy(trace->ref_per_block, per_block, pb->nblocks * sizeof *per_block);
+  }
+  double r0 = vbc_problem_residual(pb, per_block);
+  res->residual_ref = ref;
+  res->residual0 = res->residual = r0;
+  res->iterations = 0;
+  res->reason = VBC_STOP_TOLERANCE;
+  if (trace_push(trace, r0, per_block, pb->nblocks, err) != VBC_OK) return err->code;
+  if (!isfinite(r0) || !isfinite(ref))
+    return vbc_error_set(err, VBC_EXIT_FAILED, "%s: non-finite residual before the first iteration",
+                         s->type->name);
+  if (ref == 0.0 || (c->min_iterations == 0 && r0 <= c->tolerance * ref)) return VBC_OK;
+  for (int it = 1; it <= c->max_iterations; ++it) {
+    if (s->type->iterate(s->state, pb, err) != VBC_OK) return err->code;
+    double r = vbc_problem_residual(pb, per_block);
+    res->iterations = it;
+    res->residual = r;
+    if (trace_push(trace, r, per_block, pb->nblocks, err) != VBC_OK) return err->code;
+    if (!isfinite(r))
+      return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",
+                           s->type->name, it);
+    if (it >= c->min_iterations && r <= c->tolerance * ref) return VBC_OK;
+  }
+  res->reason = VBC_STOP_MAX_ITERATIONS;
+  return VBC_OK;
+}

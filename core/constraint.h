@@ -1,0 +1,189 @@
+/* constraint.h — the one seam of vbc: constraint blocks, iteration schemes, the solve loop.
+ *
+ * Miyamoto & Koshizuka (§2.5) call a constraint *velocity-based* when it updates its impulse from
+ * the temporal velocity u* alone and applies the impulse difference back to u*. Incompressibility,
+ * contacts and joints are all of that kind, so one interface serves them all:
+ *
+ *   block  — a set of rows k, each with a Jacobian row J_k over the generalized velocities v,
+ *            a target b_k, impulse bounds [lo_k, hi_k], the diagonal A_kk = J_k M^-1 J_k^T and the
+ *            current impulse lambda_k. A row is satisfied when J_k v >= b_k with lambda_k >= 0 and
+ *            lambda_k (J_k v - b_k) = 0 (unilateral, lo = 0, hi = inf) or J_k v = b_k (bilateral).
+ *            Applying an impulse change moves the velocities: v += M^-1 J_k^T d_lambda_k.
+ *   solver — an iteration scheme that sees blocks only through the function table below.
+ *
+ * A solver never knows what a row means; a block never knows which solver runs it. The style
+ * follows GSL's solver types: a const type struct with a name and function pointers, alloc/free,
+ * `iterate`, and a convergence test kept apart from the iteration (vbc_solve below).
+ *
+ * Generalized velocities. Today they are the particle velocities (3 components each, z = 0 in
+ * 2D); a particle's inverse mass is 1/(rho l^d) for fluid and 0 for walls (fixed, infinite mass).
+ * Sparse Jacobians index degree of freedom dim * particle + axis. */
+#ifndef VBC_CONSTRAINT_H
+#define VBC_CONSTRAINT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/error.h"
+#include "core/grid.h"
+#include "core/params.h"
+#include "core/particles.h"
+
+/* What every block may read or change during one step. The coupler owns it. */
+typedef struct vbc_system {
+  int dim;
+  double dt;          /* h */
+  double spacing;     /* l */
+  double density;     /* rest density of the fluid rho [kg/m^d] */
+  double fluid_mass;  /* rho l^d: the mass of a fluid particle (Miyamoto §4.2) */
+  double re;          /* MPS effective radius r_e */
+  vbc_particles *particles;
+  const vbc_grid *grid;       /* built with cells >= every block's support */
+  const vbc_neighbors *nbrs;  /* all pairs closer than r_e, at the positions of this step */
+} vbc_system;
+
+static inline double vbc_system_inv_mass(const vbc_system *s, size_t particle) {
+  return s->particles->kind[particle] == VBC_FLUID ? 1.0 / s->fluid_mass : 0.0;
+}
+
+/* Row data of one block. The arrays are owned by the vbc_block and sized by vbc_rows_resize. */
+typedef struct vbc_rows {
+  size_t n, cap;
+  double *target;   /* b_k */
+  double *lo, *hi;  /* impulse bounds */
+  double *diag;     /* A_kk = J_k M^-1 J_k^T; rows with A_kk <= 0 are inert */
+  double *impulse;  /* lambda_k */
+  double *residual; /* b_k - J_k v after the last residual pass (written by vbc_solve) */
+  double *scratch;  /* for solvers (e.g. the impulse change of a Jacobi iteration) */
+} vbc_rows;
+
+int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err);
+void vbc_rows_free(vbc_rows *rows);
+
+/* Rows of J over generalized degrees of freedom, CSR. */
+typedef struct vbc_sparse {
+  size_t nrows, ndofs, nnz, cap_rows, cap_nnz;
+  size_t *start; /* nrows + 1 */
+  size_t *col;
+  double *val;
+} vbc_sparse;
+
+int vbc_sparse_reserve(vbc_sparse *J, size_t nrows, size_t nnz, vbc_error *err);
+void vbc_sparse_free(vbc_sparse *J);
+
+typedef struct vbc_block_type {
+  const char *name;
+  const char *summary;          /* paper, equations */
+  const vbc_param_spec *params; /* keys read from the scene's method.<group> object */
+  /* Create the block; *support is the neighbour radius its rows need (0: none). */
+  void *(*alloc)(const cJSON *params, const vbc_system *sys, double *support, vbc_error *err);
+  void (*free)(void *state);
+  /* Build this step's rows from positions, neighbours and the temporal velocity u*. Sets target,
+   * bounds, diagonal and the starting impulse (0, or a warm-start guess). It leaves v = u*:
+   * vbc_solve applies a nonzero starting impulse before the first iteration. */
+  int (*prepare)(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err);
+  /* Matrix-free passes over all rows (data-parallel): */
+  void (*residual)(const void *state, const vbc_system *sys, const vbc_rows *rows, double *r);
+  void (*apply)(void *state, vbc_system *sys, const vbc_rows *rows, const double *dlambda);
+  /* One projected Gauss–Seidel (SOR for omega != 1) sweep over all rows, in place. */
+  void (*sweep)(void *state, vbc_system *sys, vbc_rows *rows, double omega);
+  /* The sparse Jacobian rows, for assembled solvers; NULL if the block cannot give them. */
+  int (*jacobian)(const void *state, const vbc_system *sys, vbc_sparse *J, vbc_error *err);
+  /* Write the results back (pressure from impulse, ...) once the solve has stopped. */
+  void (*finish)(void *state, vbc_system *sys, const vbc_rows *rows);
+} vbc_block_type;
+
+typedef struct vbc_block {
+  const vbc_block_type *type;
+  void *state;
+  const char *label; /* which part of the scene it serves, e.g. "fluid" */
+  double support;
+  vbc_rows rows;
+} vbc_block;
+
+int vbc_block_init(vbc_block *b, const vbc_block_type *type, const cJSON *params,
+                   const vbc_system *sys, const char *label, vbc_error *err);
+void vbc_block_free(vbc_block *b);
+
+/* The blocks one solve iterates together (strong coupling = all blocks in one problem). */
+typedef struct vbc_problem {
+  vbc_system *sys;
+  vbc_block **blocks;
+  size_t nblocks;
+} vbc_problem;
+
+typedef struct vbc_solver_type {
+  const char *name;
+  const char *summary;
+  const vbc_param_spec *params;
+  void *(*alloc)(const cJSON *params, vbc_error *err);
+  void (*free)(void *state);
+  /* One iteration. On entry rows.residual of every block holds b - J v for the current v. */
+  int (*iterate)(void *state, vbc_problem *pb, vbc_error *err);
+} vbc_solver_type;
+
+/* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */
+typedef struct vbc_solve_control {
+  double tolerance;   /* stop when residual <= tolerance * initial residual */
+  int min_iterations; /* never stop (for tolerance) before this many */
+  int max_iterations;
+} vbc_solve_control;
+
+typedef struct vbc_solver {
+  const vbc_solver_type *type;
+  void *state;
+  vbc_solve_control control;
+} vbc_solver;
+
+int vbc_solver_init(vbc_solver *s, const vbc_solver_type *type, const cJSON *params,
+                    vbc_error *err);
+void vbc_solver_free(vbc_solver *s);
+
+typedef enum vbc_stop_reason {
+  VBC_STOP_TOLERANCE = 0,
+  VBC_STOP_MAX_ITERATIONS = 1,
+  VBC_STOP_REASONS
+} vbc_stop_reason;
+
+const char *vbc_stop_reason_name(vbc_stop_reason r);
+
+/* Residual after each iteration, when asked for: iteration 0 is the starting point. */
+typedef struct vbc_solve_trace {
+  size_t n, cap, nblocks;
+  double *total;     /* n */
+  double *per_block; /* n * nblocks */
+  double ref_total, ref_per_block[16]; /* residual_ref, the scale of relative residuals */
+} vbc_solve_trace;
+
+void vbc_solve_trace_free(vbc_solve_trace *t);
+
+typedef struct vbc_solve_result {
+  int iterations;
+  vbc_stop_reason reason;
+  /* absolute residuals (vbc_problem_residual): with all impulses zero (the scale of the
+   * right-hand side, ||b|| of a linear solver), at the start (after a warm start), at the end */
+  double residual_ref, residual0, residual;
+} vbc_solve_result;
+
+/* The residual of all rows: sqrt(sum_k e_k^2 / A_kk) with the natural residual
+ * e_k = A_kk (lambda_k - clamp(lambda_k + r_k / A_kk, lo_k, hi_k)), r_k = b_k - J_k v.
+ * e_k is the velocity error a projected Jacobi/GS step would remove; dividing by A_kk makes the
+ * measure an energy (impulse x velocity), comparable across blocks of different meaning and across
+ * solvers. Fills rows.residual of every block; per_block (nblocks, may be NULL) gets each block's
+ * part. Deterministic for any number of threads. */
+double vbc_problem_residual(vbc_problem *pb, double *per_block);
+
+/* Run solver s on pb until the stopping test holds: residual <= tolerance * residual_ref, the
+ * residual the rows would have with zero impulses, so that a warm start is judged on the same
+ * scale as a cold one. Reports in *res, traces every iteration in *trace when it is not NULL
+ * (relative to residual_ref). VBC_EXIT_FAILED if the residual becomes non-finite. */
+int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
+              vbc_error *err);
+
+/* Projection onto [lo, hi]. */
+static inline double vbc_clamp(double x, double lo, double hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+
+#endif

@@ -1,0 +1,108 @@
+/* support.c — see support.h. */
+#include <math.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/files.h"
+#include "tests/support.h"
+
+extern char **environ;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) n = 0;
+  if (buf) buf[n] = '\0';
+  fclose(f);
+  return buf;
+}
+
+int run_vbc(const char *const *args, char **err_text) {
+  const char *argv[64];
+  int n = 0;
+  argv[n++] = VBC_BINARY;
+  for (const char *const *a = args; *a && n < 63; ++a) argv[n++] = *a;
+  argv[n] = NULL;
+  char errfile[512];
+  snprintf(errfile, sizeof errfile, "%s/stderr.%ld.txt", VBC_TEST_TMP, (long)getpid());
+  vbc_error e = {0};
+  vbc_mkdir_p(VBC_TEST_TMP, &e);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int rc = posix_spawn(&pid, VBC_BINARY, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  if (err_text) *err_text = slurp(errfile);
+  remove(errfile);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *test_dir(const char *name) {
+  static char buf[4][1024];
+  static int k = 0;
+  char *d = buf[k++ % 4];
+  snprintf(d, 1024, "%s/%s.%ld", VBC_TEST_TMP, name, (long)getpid());
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+  if (system(cmd) != 0) return NULL;
+  vbc_error e = {0};
+  return vbc_mkdir_p(d, &e) == 0 ? d : NULL;
+}
+
+const char *write_text(const char *dir, const char *file, const char *text) {
+  static char buf[4][1024];
+  static int k = 0;
+  char *p = buf[k++ % 4];
+  snprintf(p, 1024, "%s/%s", dir, file);
+  FILE *f = fopen(p, "wb");
+  if (f == NULL) return NULL;
+  fputs(text, f);
+  fclose(f);
+  return p;
+}
+
+cJSON *read_json(const char *path) {
+  char *text = slurp(path);
+  if (text == NULL) return NULL;
+  cJSON *j = cJSON_Parse(text);
+  free(text);
+  return j;
+}
+
+double json_number(const cJSON *root, const char *dotted) {
+  char key[256];
+  snprintf(key, sizeof key, "%s", dotted);
+  const cJSON *node = root;
+  char *save = NULL;
+  for (char *part = strtok_r(key, ".", &save); part && node; part = strtok_r(NULL, ".", &save))
+    node = cJSON_GetObjectItemCaseSensitive(node, part);
+  return cJSON_IsNumber(node) ? node->valuedouble : NAN;
+}
+
+int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+const char *source_path(const char *rel) {
+  static char buf[4][1024];
+  static int k = 0;
+  char *p = buf[k++ % 4];
+  snprintf(p, 1024, "%s/%s", VBC_SOURCE_DIR, rel);
+  return p;
+}

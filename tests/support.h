@@ -1,0 +1,21 @@
+/* support.h — helpers shared by the tests: run the vbc binary, read its output files. */
+#ifndef VBC_TEST_SUPPORT_H
+#define VBC_TEST_SUPPORT_H
+
+#include <cjson/cJSON.h>
+
+/* Run `vbc` with args (NULL-terminated); stderr goes to *err_text (malloc'd, may be NULL).
+ * Returns the exit code, or -1 if the process could not run or died from a signal. */
+int run_vbc(const char *const *args, char **err_text);
+/* A fresh empty directory under the test build tree: VBC_TEST_TMP/name. */
+const char *test_dir(const char *name);
+/* Write text to dir/file; returns the path (static buffer rotated among 4). */
+const char *write_text(const char *dir, const char *file, const char *text);
+cJSON *read_json(const char *path);
+/* A number at a dotted path of a JSON object (NAN if missing). */
+double json_number(const cJSON *root, const char *dotted);
+int file_exists(const char *path);
+/* Path of a file in the source tree. */
+const char *source_path(const char *rel);
+
+#endif
