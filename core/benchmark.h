@@ -1,0 +1,32 @@
+/* benchmark.h — named figures of a benchmark scene: extra series.csv columns and the metrics
+ * object of summary.json. A scene selects one by `benchmark.type`. */
+#ifndef VBC_BENCHMARK_H
+#define VBC_BENCHMARK_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/error.h"
+#include "core/params.h"
+
+struct vbc_sim;
+
+typedef struct vbc_benchmark_type {
+  const char *name;
+  const char *summary;
+  const vbc_param_spec *params;
+  const char *series_columns; /* comma-separated names appended to series.csv, or NULL */
+  void *(*alloc)(const struct vbc_sim *sim, const cJSON *params, vbc_error *err);
+  void (*free)(void *state);
+  /* After every step (and once at t = 0). */
+  void (*observe)(void *state, const struct vbc_sim *sim);
+  /* The values of series_columns at an output time, each preceded by a comma. */
+  void (*series)(void *state, const struct vbc_sim *sim, FILE *out);
+  /* At the end: add the benchmark's figures to `metrics`; may run a neighbour search and write
+   * extra files (atomically) into outdir. */
+  int (*metrics)(void *state, struct vbc_sim *sim, cJSON *metrics, const char *outdir,
+                 vbc_error *err);
+} vbc_benchmark_type;
+
+#endif

@@ -1,0 +1,146 @@
+/* cli.c — see cli.h. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/registry.h"
+#include "core/run.h"
+#include "core/scene.h"
+
+static const char usage[] =
+    "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
+    "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
+    "       vbc list\n"
+    "       vbc --help | --version\n"
+    "\n"
+    "  run        simulate the scene; writes summary.json, series.csv, convergence.csv and\n"
+    "             (when output.frames is true) frames/*.vtu + frames.pvd into DIR\n"
+    "             (default results/<scene name>)\n"
+    "  validate   check the scene (with its --set overrides) and set it up without running it\n"
+    "  list       print the registered blocks, solvers, couplers and benchmarks\n"
+    "\n"
+    "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
+    "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
+    "  --out DIR        output directory\n"
+    "  --threads N      OpenMP threads (default: all cores; results do not depend on N)\n"
+    "  --quiet          no progress output\n"
+    "\n"
+    "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error\n";
+
+typedef struct args {
+  const char *command, *scene, *out;
+  const char *sets[256];
+  int nsets, threads, quiet;
+} args;
+
+static int bad_usage(const char *fmt, const char *what) {
+  fprintf(stderr, "vbc: ");
+  fprintf(stderr, fmt, what);
+  fprintf(stderr, "\n(see vbc --help)\n");
+  return 2;
+}
+
+static int parse(int argc, char **argv, args *a) {
+  memset(a, 0, sizeof *a);
+  a->command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const char *s = argv[i];
+    int has_value = i + 1 < argc;
+    if (strcmp(s, "--set") == 0) {
+      if (!has_value) return bad_usage("%s needs KEY=VALUE", s);
+      if (a->nsets == 256) return bad_usage("%s: too many overrides", s);
+      a->sets[a->nsets++] = argv[++i];
+    } else if (strcmp(s, "--out") == 0) {
+      if (!has_value) return bad_usage("%s needs a directory", s);
+      a->out = argv[++i];
+    } else if (strcmp(s, "--threads") == 0) {
+      char *end;
+      if (!has_value) return bad_usage("%s needs a number", s);
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 1 || n > 1024) return bad_usage("--threads: expected 1..1024, got %s", argv[i]);
+      a->threads = (int)n;
+    } else if (strcmp(s, "--quiet") == 0) {
+      a->quiet = 1;
+    } else if (s[0] == '-') {
+      return bad_usage("unknown option %s", s);
+    } else if (a->scene == NULL) {
+      a->scene = s;
+    } else {
+      return bad_usage("unexpected argument %s", s);
+    }
+  }
+  return 0;
+}
+
+static int report(const vbc_error *err) {
+  fprintf(stderr, "vbc: %s\n", err->message);
+  return err->code;
+}
+
+static int cmd_validate(const args *a) {
+  vbc_scene scene;
+  vbc_error err;
+  vbc_error_clear(&err);
+  int rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, &err);
+  if (rc == 0) rc = vbc_check(&scene, &err);
+  if (rc == 0) printf("%s: valid\n", a->scene);
+  vbc_scene_free(&scene);
+  return rc ? report(&err) : 0;
+}
+
+static int cmd_run(const args *a) {
+  vbc_scene scene;
+  vbc_error err;
+  vbc_error_clear(&err);
+  if (vbc_scene_load(&scene, a->scene, a->sets, a->nsets, &err) != 0) {
+    vbc_scene_free(&scene);
+    return report(&err);
+  }
+  if (a->threads > 0) omp_set_num_threads(a->threads);
+  char out[1024];
+  if (a->out) snprintf(out, sizeof out, "%s", a->out);
+  else snprintf(out, sizeof out, "results/%s", scene.name);
+  vbc_run_options opt = {out, a->quiet ? VBC_PROGRESS_OFF
+                              : isatty(fileno(stderr)) ? VBC_PROGRESS_BAR
+                                                       : VBC_PROGRESS_LINES};
+  int rc = vbc_run(&scene, &opt, &err);
+  vbc_scene_free(&scene);
+  if (rc != 0) {
+    report(&err);
+    if (rc == 3) fprintf(stderr, "vbc: the last good state is the last frame in %s/frames.pvd\n", out);
+    return rc;
+  }
+  if (!a->quiet) fprintf(stderr, "vbc: wrote %s/summary.json\n", out);
+  return 0;
+}
+
+int vbc_main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("vbc %s\n", VBC_VERSION);
+    return 0;
+  }
+  args a;
+  if (parse(argc, argv, &a) != 0) return 2;
+  if (strcmp(cmd, "list") == 0) {
+    vbc_registry_print(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "sweep") == 0)
+    return bad_usage("%s: the experiment runner is not implemented yet (issue 3)", cmd);
+  if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
+    return bad_usage("unknown command '%s'", cmd);
+  if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);
+  return strcmp(cmd, "run") == 0 ? cmd_run(&a) : cmd_validate(&a);
+}

@@ -1,0 +1,27 @@
+/* files.h — output files that never look complete before they are.
+ *
+ * Every file vbc writes goes to NAME.part (streams) or NAME.tmp (one-shot) and is renamed when
+ * it is complete, so an interrupted run leaves only .part/.tmp files besides complete ones. */
+#ifndef VBC_FILES_H
+#define VBC_FILES_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+
+typedef struct vbc_file {
+  FILE *f;
+  char path[1024];
+  char tmp[1040];
+} vbc_file;
+
+int vbc_mkdir_p(const char *dir, vbc_error *err);
+/* Open path's temporary sibling for writing (suffix ".part" or ".tmp"). */
+int vbc_file_open(vbc_file *file, const char *path, const char *suffix, vbc_error *err);
+/* Close and rename into place; on a write error the temporary file is removed. */
+int vbc_file_commit(vbc_file *file, vbc_error *err);
+/* Close and remove without renaming (used when the data would be misleading). */
+void vbc_file_discard(vbc_file *file);
+int vbc_write_file_atomic(const char *path, const char *text, vbc_error *err);
+
+#endif

@@ -1,0 +1,209 @@
+/* run.c — the time loop of `vbc run` (DESIGN.md §4).
+ *
+ * Per step: keep a copy of the state, let the coupler advance it, check it (non-finite values,
+ * particles outside the domain), record solver statistics, sample convergence, let the benchmark
+ * observe, write series rows and frames at their intervals. On failure the copy is the last good
+ * state: it is written as a frame, the streams are closed, summary.json records the failure. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/benchmark.h"
+#include "core/files.h"
+#include "core/number_density.h"
+#include "core/output.h"
+#include "core/run.h"
+#include "core/sim.h"
+#include "core/summary.h"
+
+typedef struct backup {
+  size_t n;
+  vbc_vec *pos, *vel;
+  double *pressure, *pressure_smoothed, *number_density;
+  double time;
+} backup;
+
+static int backup_init(backup *b, size_t n, vbc_error *err) {
+  memset(b, 0, sizeof *b);
+  b->n = n;
+  b->pos = vbc_calloc(n, sizeof *b->pos, err);
+  b->vel = vbc_calloc(n, sizeof *b->vel, err);
+  b->pressure = vbc_calloc(n, sizeof(double), err);
+  b->pressure_smoothed = vbc_calloc(n, sizeof(double), err);
+  b->number_density = vbc_calloc(n, sizeof(double), err);
+  return err->code;
+}
+
+static void backup_free(backup *b) {
+  free(b->pos), free(b->vel), free(b->pressure), free(b->pressure_smoothed);
+  free(b->number_density);
+}
+
+static void backup_swap(backup *b, vbc_particles *p, int save) {
+#define COPY(field, size)                                 \
+  if (save) memcpy(b->field, p->field, b->n * (size));    \
+  else memcpy(p->field, b->field, b->n * (size));
+  COPY(pos, sizeof(vbc_vec));
+  COPY(vel, sizeof(vbc_vec));
+  COPY(pressure, sizeof(double));
+  COPY(pressure_smoothed, sizeof(double));
+  COPY(number_density, sizeof(double));
+#undef COPY
+}
+
+static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
+  st->solves++;
+  st->iterations_total += r->iterations;
+  if (r->iterations > st->iterations_max) st->iterations_max = r->iterations;
+  st->stops[r->reason]++;
+  double rel = r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0;
+  st->relres_sum += rel;
+  if (rel > st->relres_max) st->relres_max = rel;
+  st->last_relres = rel;
+  st->window_steps++;
+  st->window_iterations += r->iterations;
+  if (r->iterations > st->window_max) st->window_max = r->iterations;
+}
+
+/* Prefix a failure with the step and time unless the message already has them. */
+static int failed_at(vbc_error *err, const vbc_sim *sim) {
+  if (strncmp(err->message, "step ", 5) == 0) return err->code;
+  char msg[sizeof err->message];
+  snprintf(msg, sizeof msg, "%s", err->message);
+  int code = err->code;
+  vbc_error_clear(err);
+  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step, sim->time, msg);
+}
+
+typedef struct loop {
+  vbc_sim sim;
+  vbc_output out;
+  backup last_good;
+  vbc_solve_trace trace;
+  vbc_run_stats stats;
+  const vbc_benchmark_type *bench;
+  void *bench_state;
+  vbc_progress progress;
+  long steps_per_output, steps_per_frame;
+} loop;
+
+static void write_series(loop *L) {
+  vbc_run_stats *st = &L->stats;
+  double mean = st->window_steps ? (double)st->window_iterations / (double)st->window_steps : 0.0;
+  vbc_output_series(&L->out, &L->sim, mean, st->window_max, st->last_relres, L->bench,
+                    L->bench_state);
+  st->window_steps = st->window_iterations = 0;
+  st->window_max = 0;
+}
+
+static int one_step(loop *L, vbc_error *err) {
+  vbc_sim *sim = &L->sim;
+  const vbc_scene *sc = sim->scene;
+  backup_swap(&L->last_good, &sim->particles, 1);
+  L->last_good.time = sim->time;
+  sim->step++;
+  int sampled = sc->convergence_every > 0 &&
+                (sim->step == 1 || sim->step % sc->convergence_every == 0);
+  vbc_step_report rep;
+  memset(&rep, 0, sizeof rep);
+  rep.trace = sampled ? &L->trace : NULL;
+  if (sim->coupler->step(sim->coupler_state, sim, &rep, err) != VBC_OK) return failed_at(err, sim);
+  sim->time = (double)sim->step * sc->dt;
+  if (vbc_sim_check(sim, err) != VBC_OK) return err->code;
+  stats_add(&L->stats, &rep.fluid);
+  if (rep.fluid.reason == VBC_STOP_MAX_ITERATIONS && L->stats.stops[VBC_STOP_MAX_ITERATIONS] == 1 &&
+      L->progress.mode != VBC_PROGRESS_OFF)
+    fprintf(stderr, "%svbc: warning: step %ld: %s stopped at max_iterations (%d) with relative "
+            "residual %.3g > tolerance; summary.json counts every such solve\n",
+            L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "", sim->step, sc->fluid_solver->name,
+            rep.fluid.iterations, L->stats.last_relres);
+  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep.block_labels);
+  if (L->bench) L->bench->observe(L->bench_state, sim);
+  int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
+  if (output_step) write_series(L);
+  if (sc->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
+    if (vbc_output_frame(&L->out, &sim->particles, sim->time, err) != VBC_OK) return err->code;
+  double mean = L->stats.solves ? (double)L->stats.iterations_total / (double)L->stats.solves : 0;
+  vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time, mean, L->stats.last_relres,
+                      output_step);
+  return VBC_OK;
+}
+
+/* The state before the failing step becomes the last frame; every stream is closed. */
+static void record_failure(loop *L, const vbc_error *failure) {
+  vbc_error err;
+  vbc_error_clear(&err);
+  backup_swap(&L->last_good, &L->sim.particles, 0);
+  L->sim.step--; /* summary.json describes the last good state, the message the failing step */
+  L->sim.time = L->last_good.time;
+  vbc_output_frame(&L->out, &L->sim.particles, L->last_good.time, &err);
+  vbc_output_close(&L->out, &err);
+  vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, failure, &err);
+}
+
+static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  if (vbc_sim_init(&L->sim, sc, err) != VBC_OK) return err->code;
+  L->bench = sc->benchmark;
+  if (L->bench) {
+    L->bench_state = L->bench->alloc(&L->sim, sc->benchmark_params, err);
+    if (L->bench_state == NULL) return err->code;
+  }
+  if (backup_init(&L->last_good, L->sim.particles.n, err) != VBC_OK) return err->code;
+  L->steps_per_output = lround(sc->output_interval / sc->dt);
+  if (L->steps_per_output < 1) L->steps_per_output = 1;
+  L->steps_per_frame = lround(sc->frame_interval / sc->dt);
+  if (L->steps_per_frame < 1) L->steps_per_frame = 1;
+  if (vbc_output_open(&L->out, opt->out_dir, &L->sim, err) != VBC_OK) return err->code;
+  vbc_progress_init(&L->progress, opt->progress, stderr);
+  return VBC_OK;
+}
+
+int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  loop *L = vbc_calloc(1, sizeof *L, err);
+  if (L == NULL) return err->code;
+  int rc = setup(L, sc, opt, err);
+  if (rc == VBC_OK) {
+    L->stats.threads = omp_get_max_threads();
+    double t0 = vbc_now();
+    /* n_i of the initial state, so that the first series row is meaningful */
+    rc = vbc_sim_neighbours(&L->sim, err);
+    if (rc == VBC_OK) vbc_number_density(&L->sim.sys);
+    if (L->bench) L->bench->observe(L->bench_state, &L->sim);
+    write_series(L);
+    if (rc == VBC_OK && sc->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
+    while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
+    vbc_progress_done(&L->progress);
+    L->stats.wall_seconds = vbc_now() - t0;
+    if (rc == VBC_EXIT_FAILED) {
+      record_failure(L, err);
+    } else if (rc == VBC_OK) {
+      cJSON *metrics = cJSON_CreateObject();
+      if (L->bench) rc = L->bench->metrics(L->bench_state, &L->sim, metrics, L->out.dir, err);
+      if (rc == VBC_OK) rc = vbc_output_close(&L->out, err);
+      if (rc == VBC_OK) rc = vbc_summary_write(L->out.dir, &L->sim, &L->stats, metrics, NULL, err);
+      cJSON_Delete(metrics);
+    }
+  }
+  if (L->out.series.f) vbc_file_discard(&L->out.series);
+  if (L->out.convergence.f) vbc_file_discard(&L->out.convergence);
+  vbc_output_close(&L->out, &(vbc_error){0});
+  if (L->bench && L->bench_state) L->bench->free(L->bench_state);
+  backup_free(&L->last_good);
+  vbc_solve_trace_free(&L->trace);
+  vbc_sim_free(&L->sim);
+  free(L);
+  return rc;
+}
+
+int vbc_check(const vbc_scene *sc, vbc_error *err) {
+  vbc_sim sim;
+  int rc = vbc_sim_init(&sim, sc, err);
+  if (rc == VBC_OK && sc->benchmark) {
+    void *state = sc->benchmark->alloc(&sim, sc->benchmark_params, err);
+    if (state == NULL) rc = err->code;
+    else sc->benchmark->free(state);
+  }
+  vbc_sim_free(&sim);
+  return rc;
+}

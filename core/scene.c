@@ -1,0 +1,306 @@
+/* scene.c — scene validation and defaults; see scene.h and docs/scene-format.md. */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/benchmark.h"
+#include "core/json_util.h"
+#include "core/registry.h"
+#include "core/scene.h"
+
+#define NO_DEFAULT NAN
+
+static const char *const top_keys[] = {"name",   "description", "dim",    "spacing",
+                                       "time",   "gravity",     "fluid",  "geometry",
+                                       "domain", "method",      "output", "benchmark",
+                                       NULL};
+
+static int load_time(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  static const char *const keys[] = {"dt", "end", "output_interval", NULL};
+  cJSON *t = vbc_json_object(c, root, "", "time", 1);
+  if (t == NULL || vbc_json_check_keys(c, t, "time", keys)) return c->err->code;
+  if (vbc_json_number(c, t, "time", "dt", NO_DEFAULT, 0.0, 1, INFINITY, &s->dt) ||
+      vbc_json_number(c, t, "time", "end", NO_DEFAULT, 0.0, 1, INFINITY, &s->t_end) ||
+      vbc_json_number(c, t, "time", "output_interval", fmax(s->t_end / 100.0, s->dt), 0.0, 1,
+                      INFINITY, &s->output_interval))
+    return c->err->code;
+  return VBC_OK;
+}
+
+static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  static const char *const keys[] = {"density", "viscosity", "re_over_l", NULL};
+  cJSON *f = vbc_json_object(c, root, "", "fluid", 0);
+  if (f == NULL || vbc_json_check_keys(c, f, "fluid", keys)) return c->err->code;
+  if (vbc_json_number(c, f, "fluid", "density", 1000.0, 0.0, 1, INFINITY, &s->density) ||
+      vbc_json_number(c, f, "fluid", "viscosity", 0.0, 0.0, 0, INFINITY, &s->viscosity) ||
+      vbc_json_number(c, f, "fluid", "re_over_l", 2.1, 1.0, 0, 10.0, &s->re_over_l))
+    return c->err->code;
+  return VBC_OK;
+}
+
+static int load_shape(vbc_jctx *c, vbc_scene *s, cJSON *item, const char *path,
+                      vbc_shape *sh) {
+  static const char *const box_keys[] = {"type", "min", "max", "velocity", "strain_rate", NULL};
+  static const char *const disk_keys[] = {"type",     "center",      "radius",
+                                          "velocity", "strain_rate", NULL};
+  static const char *const tank_keys[] = {"type", "min", "max", "layers", NULL};
+  char got[96];
+  vbc_json_describe(item, got, sizeof got);
+  if (!cJSON_IsObject(item))
+    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected an object, got %s", c->file,
+                         path, got);
+  const char *type;
+  if (vbc_json_string(c, item, path, "type", NULL, &type)) return c->err->code;
+  memset(sh, 0, sizeof *sh);
+  const vbc_vec zero = vbc_vec_zero();
+  char p[256];
+  if (strcmp(type, "fluid_box") == 0 || strcmp(type, "tank") == 0) {
+    int tank = type[0] == 't';
+    sh->type = tank ? VBC_SHAPE_TANK : VBC_SHAPE_FLUID_BOX;
+    if (vbc_json_check_keys(c, item, path, tank ? tank_keys : box_keys) ||
+        vbc_json_vec(c, item, path, "min", s->dim, NULL, &sh->min) ||
+        vbc_json_vec(c, item, path, "max", s->dim, NULL, &sh->max))
+      return c->err->code;
+    for (int a = 0; a < s->dim; ++a) {
+      double extent = vbc_vec_get(sh->max, a) - vbc_vec_get(sh->min, a);
+      if (extent < s->spacing)
+        return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                             "%s: %s: expected max - min >= spacing (%g) on every axis, got %g "
+                             "on axis %d",
+                             c->file, vbc_path_join(p, sizeof p, path, "max"), s->spacing, extent,
+                             a);
+    }
+    sh->center = vbc_vec_scale(vbc_vec_add(sh->min, sh->max), 0.5);
+    if (tank) {
+      long def = (long)ceil(s->re_over_l);
+      return vbc_json_integer(c, item, path, "layers", def, 1, 20, &sh->layers);
+    }
+  } else if (strcmp(type, "fluid_disk") == 0) {
+    sh->type = VBC_SHAPE_FLUID_DISK;
+    if (vbc_json_check_keys(c, item, path, disk_keys) ||
+        vbc_json_vec(c, item, path, "center", s->dim, NULL, &sh->center) ||
+        vbc_json_number(c, item, path, "radius", NO_DEFAULT, 0.0, 1, INFINITY, &sh->radius))
+      return c->err->code;
+  } else {
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: %s: expected one of \"fluid_box\", \"fluid_disk\", \"tank\", got "
+                         "\"%s\"",
+                         c->file, vbc_path_join(p, sizeof p, path, "type"), type);
+  }
+  if (vbc_json_vec(c, item, path, "velocity", s->dim, &zero, &sh->velocity) ||
+      vbc_json_number(c, item, path, "strain_rate", 0.0, -INFINITY, 0, INFINITY,
+                      &sh->strain_rate))
+    return c->err->code;
+  if (sh->strain_rate != 0.0 && s->dim != 2)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected 0 in 3D (the strain field "
+                         "u = A0 (x, -y) is defined for 2D scenes)",
+                         c->file, vbc_path_join(p, sizeof p, path, "strain_rate"));
+  return VBC_OK;
+}
+
+static int load_geometry(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  cJSON *g = cJSON_GetObjectItemCaseSensitive(root, "geometry");
+  if (!cJSON_IsArray(g) || cJSON_GetArraySize(g) == 0)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: geometry: expected a non-empty array of shapes", c->file);
+  s->nshapes = (size_t)cJSON_GetArraySize(g);
+  s->shapes = vbc_calloc(s->nshapes, sizeof *s->shapes, c->err);
+  if (s->shapes == NULL) return c->err->code;
+  int any_fluid = 0; /* whether the shapes hold any particle is checked after generation */
+  for (size_t i = 0; i < s->nshapes; ++i) {
+    char path[64];
+    vbc_path_index(path, sizeof path, "geometry", (int)i);
+    if (load_shape(c, s, cJSON_GetArrayItem(g, (int)i), path, &s->shapes[i])) return c->err->code;
+    const vbc_shape *sh = &s->shapes[i];
+    if (sh->type != VBC_SHAPE_TANK) any_fluid = 1;
+  }
+  if (!any_fluid)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: geometry: expected at least one fluid shape (fluid_box or "
+                         "fluid_disk): the fluid is empty",
+                         c->file);
+  return VBC_OK;
+}
+
+static int load_domain(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  static const char *const keys[] = {"min", "max", NULL};
+  cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "domain");
+  if (d == NULL) return VBC_OK;
+  if ((d = vbc_json_object(c, root, "", "domain", 1)) == NULL) return c->err->code;
+  if (vbc_json_check_keys(c, d, "domain", keys) ||
+      vbc_json_vec(c, d, "domain", "min", s->dim, NULL, &s->domain_min) ||
+      vbc_json_vec(c, d, "domain", "max", s->dim, NULL, &s->domain_max))
+    return c->err->code;
+  for (int a = 0; a < s->dim; ++a)
+    if (vbc_vec_get(s->domain_max, a) <= vbc_vec_get(s->domain_min, a))
+      return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                           "%s: domain.max: expected every component > domain.min", c->file);
+  s->has_domain = 1;
+  return VBC_OK;
+}
+
+/* method.fluid holds the constraint's and the solver's parameters side by side. */
+static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  static const char *const keys[] = {"coupler", "fluid", "contact", NULL};
+  cJSON *m = vbc_json_object(c, root, "", "method", 0);
+  if (m == NULL || vbc_json_check_keys(c, m, "method", keys)) return c->err->code;
+  const char *name;
+  char names[256];
+  if (vbc_json_string(c, m, "method", "coupler", "strong", &name)) return c->err->code;
+  if ((s->coupler = vbc_registry_coupler(name)) == NULL) {
+    vbc_registry_names("coupler", names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.coupler: expected one of %s, got \"%s\"", c->file, names,
+                         name);
+  }
+  cJSON *f = vbc_json_object(c, m, "method", "fluid", 0);
+  if (f == NULL) return c->err->code;
+  if (vbc_json_string(c, f, "method.fluid", "constraint", "mps", &name)) return c->err->code;
+  if ((s->fluid_constraint = vbc_registry_fluid_constraint(name)) == NULL) {
+    vbc_registry_names("fluid_constraint", names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.fluid.constraint: expected one of %s, got \"%s\"", c->file,
+                         names, name);
+  }
+  if (vbc_json_string(c, f, "method.fluid", "solver", "pgs", &name)) return c->err->code;
+  if ((s->fluid_solver = vbc_registry_solver(name)) == NULL) {
+    vbc_registry_names("solver", names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.fluid.solver: expected one of %s, got \"%s\"", c->file,
+                         names, name);
+  }
+  /* allowed keys: constraint, solver, and the two modules' parameters */
+  const char *allowed[64];
+  size_t n = 0;
+  allowed[n++] = "constraint";
+  allowed[n++] = "solver";
+  for (const vbc_param_spec *p = s->fluid_constraint->params; p && p->key && n < 62; ++p)
+    allowed[n++] = p->key;
+  for (const vbc_param_spec *p = s->fluid_solver->params; p && p->key && n < 62; ++p)
+    allowed[n++] = p->key;
+  allowed[n] = NULL;
+  if (vbc_json_check_keys(c, f, "method.fluid", allowed) ||
+      vbc_params_resolve(f, s->fluid_constraint->params, c->file, "method.fluid", c->err) ||
+      vbc_params_resolve(f, s->fluid_solver->params, c->file, "method.fluid", c->err))
+    return c->err->code;
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(f, "min_iterations");
+  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(f, "max_iterations");
+  if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && lo->valuedouble > hi->valuedouble)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.fluid.min_iterations: expected at most max_iterations (%g), "
+                         "got %g",
+                         c->file, hi->valuedouble, lo->valuedouble);
+  s->fluid_params = f;
+  const vbc_block_type *contact = vbc_registry_contact_block();
+  const char *contact_keys[32];
+  n = 0;
+  for (const vbc_param_spec *p = contact->params; p && p->key && n < 30; ++p)
+    contact_keys[n++] = p->key;
+  contact_keys[n] = NULL;
+  cJSON *ct = vbc_json_object(c, m, "method", "contact", 0);
+  if (ct == NULL || vbc_json_check_keys(c, ct, "method.contact", contact_keys) ||
+      vbc_params_resolve(ct, contact->params, c->file, "method.contact", c->err))
+    return c->err->code;
+  s->contact_params = ct;
+  return VBC_OK;
+}
+
+static int load_output(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  static const char *const keys[] = {"frames", "frame_interval", "convergence_every", NULL};
+  cJSON *o = vbc_json_object(c, root, "", "output", 0);
+  if (o == NULL || vbc_json_check_keys(c, o, "output", keys)) return c->err->code;
+  long steps_per_output = lround(s->output_interval / s->dt);
+  if (steps_per_output < 1) steps_per_output = 1;
+  if (vbc_json_bool(c, o, "output", "frames", 0, &s->frames) ||
+      vbc_json_number(c, o, "output", "frame_interval", s->output_interval, 0.0, 1, INFINITY,
+                      &s->frame_interval) ||
+      vbc_json_integer(c, o, "output", "convergence_every", steps_per_output, 0, 1000000000L,
+                       &s->convergence_every))
+    return c->err->code;
+  return VBC_OK;
+}
+
+static int load_benchmark(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "benchmark");
+  if (b == NULL) return VBC_OK;
+  if ((b = vbc_json_object(c, root, "", "benchmark", 1)) == NULL) return c->err->code;
+  const char *name;
+  if (vbc_json_string(c, b, "benchmark", "type", NULL, &name)) return c->err->code;
+  if ((s->benchmark = vbc_registry_benchmark(name)) == NULL) {
+    char names[256];
+    vbc_registry_names("benchmark", names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: benchmark.type: expected one of %s, got \"%s\"", c->file, names,
+                         name);
+  }
+  const char *allowed[32];
+  size_t n = 0;
+  allowed[n++] = "type";
+  for (const vbc_param_spec *p = s->benchmark->params; p && p->key && n < 30; ++p)
+    allowed[n++] = p->key;
+  allowed[n] = NULL;
+  if (vbc_json_check_keys(c, b, "benchmark", allowed) ||
+      vbc_params_resolve(b, s->benchmark->params, c->file, "benchmark", c->err))
+    return c->err->code;
+  s->benchmark_params = b;
+  return VBC_OK;
+}
+
+static int load_top(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  if (vbc_json_check_keys(c, root, "", top_keys)) return c->err->code;
+  const char *base = strrchr(s->file, '/');
+  base = base ? base + 1 : s->file;
+  char stem[256];
+  snprintf(stem, sizeof stem, "%.200s", base);
+  char *dot = strrchr(stem, '.');
+  if (dot) *dot = '\0';
+  const char *desc;
+  if (vbc_json_string(c, root, "", "name", stem, &s->name) ||
+      vbc_json_string(c, root, "", "description", "", &desc))
+    return c->err->code;
+  /* the name becomes the default output directory results/<name> */
+  int name_ok = s->name[0] != '\0' && s->name[0] != '.';
+  for (const char *ch = s->name; *ch && name_ok; ++ch)
+    name_ok = isalnum((unsigned char)*ch) || *ch == '_' || *ch == '-' || *ch == '.';
+  if (!name_ok)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: name: expected letters, digits, '_', '-' or '.' (not first), got "
+                         "\"%.60s\"",
+                         c->file, s->name);
+  long dim;
+  if (vbc_json_integer(c, root, "", "dim", LONG_MIN, 2, 3, &dim)) return c->err->code;
+  s->dim = (int)dim;
+  if (vbc_json_number(c, root, "", "spacing", NO_DEFAULT, 0.0, 1, INFINITY, &s->spacing))
+    return c->err->code;
+  vbc_vec g = vbc_vec_make(0.0, -9.80665, 0.0);
+  return vbc_json_vec(c, root, "", "gravity", s->dim, &g, &s->gravity);
+}
+
+int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
+                   vbc_error *err) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->file, sizeof s->file, "%s", path);
+  cJSON *root = vbc_json_load_file(path, err);
+  if (root == NULL) return err->code;
+  s->resolved = root;
+  for (int i = 0; i < nsets; ++i)
+    if (vbc_json_set_path(root, path, sets[i], err) != VBC_OK) return err->code;
+  vbc_jctx c = {s->file, err};
+  if (load_top(&c, s, root) || load_time(&c, s, root) || load_fluid(&c, s, root) ||
+      load_geometry(&c, s, root) || load_domain(&c, s, root) || load_method(&c, s, root) ||
+      load_output(&c, s, root) || load_benchmark(&c, s, root))
+    return err->code;
+  if (s->dt > s->t_end)
+    return vbc_error_set(err, VBC_EXIT_INPUT,
+                         "%s: time.dt: expected a number <= time.end (%g), got %g", s->file,
+                         s->t_end, s->dt);
+  return VBC_OK;
+}
+
+void vbc_scene_free(vbc_scene *s) {
+  cJSON_Delete(s->resolved);
+  free(s->shapes);
+  memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,151 @@
+/* sim.c — see sim.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/generate.h"
+#include "core/sim.h"
+#include "core/viscosity.h"
+
+/* Without a `domain` in the scene, particles may travel one initial extent beyond the initial
+ * bounding box on every side before the run counts as failed. */
+static void default_domain(vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  vbc_vec lo = p->pos[0], hi = p->pos[0];
+  for (size_t i = 1; i < p->n; ++i)
+    for (int a = 0; a < 3; ++a) {
+      vbc_vec_set(&lo, a, fmin(vbc_vec_get(lo, a), vbc_vec_get(p->pos[i], a)));
+      vbc_vec_set(&hi, a, fmax(vbc_vec_get(hi, a), vbc_vec_get(p->pos[i], a)));
+    }
+  for (int a = 0; a < sim->sys.dim; ++a) {
+    double ext = fmax(vbc_vec_get(hi, a) - vbc_vec_get(lo, a), 10.0 * sim->sys.spacing);
+    vbc_vec_set(&lo, a, vbc_vec_get(lo, a) - ext);
+    vbc_vec_set(&hi, a, vbc_vec_get(hi, a) + ext);
+  }
+  sim->domain_min = lo;
+  sim->domain_max = hi;
+}
+
+/* Overlapping shapes put particles on top of each other: refuse them as bad input. */
+static int check_overlaps(vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  const double l = sim->sys.spacing;
+  if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, l, err) != VBC_OK ||
+      vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, 0.5 * l, err) != VBC_OK)
+    return err->code;
+  if (sim->nbrs.npairs == 0) return VBC_OK;
+  size_t i = 0;
+  while (sim->nbrs.start[i + 1] == 0) ++i;
+  size_t j = sim->nbrs.index[0];
+  return vbc_error_set(err, VBC_EXIT_INPUT,
+                       "%s: geometry: expected shapes that do not overlap, got %zu particle pairs "
+                       "closer than l/2, e.g. %s particle %zu at (%g, %g, %g) and %s particle %zu",
+                       sim->scene->file, sim->nbrs.npairs / 2, vbc_kind_name(p->kind[i]), i,
+                       p->pos[i].x, p->pos[i].y, p->pos[i].z, vbc_kind_name(p->kind[j]), j);
+}
+
+int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
+  memset(sim, 0, sizeof *sim);
+  sim->scene = scene;
+  if (vbc_generate(scene, &sim->particles, err) != VBC_OK) return err->code;
+  sim->nfluid = vbc_particles_count(&sim->particles, VBC_FLUID);
+  if (sim->nfluid == 0)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: geometry: expected fluid particles, the "
+                         "fluid shapes hold none at spacing %g: the fluid is empty", scene->file,
+                         scene->spacing);
+  vbc_system *sys = &sim->sys;
+  sys->dim = scene->dim;
+  sys->dt = scene->dt;
+  sys->spacing = scene->spacing;
+  sys->density = scene->density;
+  sys->fluid_mass = scene->density * pow(scene->spacing, scene->dim);
+  sys->re = scene->re_over_l * scene->spacing;
+  sys->particles = &sim->particles;
+  sys->grid = &sim->grid;
+  sys->nbrs = &sim->nbrs;
+  sim->mps = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
+  sim->support = sys->re;
+  if (scene->has_domain) {
+    sim->domain_min = scene->domain_min;
+    sim->domain_max = scene->domain_max;
+  } else {
+    default_domain(sim);
+  }
+  /* the last step ends at or just after time.end */
+  sim->nsteps = (long)ceil(scene->t_end / scene->dt - 1e-9);
+  sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
+  if (sim->acc == NULL) return err->code;
+  if (check_overlaps(sim, err) != VBC_OK) return err->code;
+  sim->coupler = scene->coupler;
+  sim->coupler_state = sim->coupler->alloc(sim, err);
+  return sim->coupler_state ? VBC_OK : err->code;
+}
+
+void vbc_sim_free(vbc_sim *sim) {
+  if (sim->coupler && sim->coupler_state) sim->coupler->free(sim->coupler_state);
+  vbc_particles_free(&sim->particles);
+  free(sim->acc);
+  vbc_grid_free(&sim->grid);
+  vbc_neighbors_free(&sim->nbrs);
+  memset(sim, 0, sizeof *sim);
+}
+
+int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
+    return err->code;
+  return vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, sim->support, err);
+}
+
+void vbc_sim_explicit(vbc_sim *sim) {
+  vbc_particles *p = &sim->particles;
+  const double h = sim->sys.dt;
+  const vbc_vec g = sim->scene->gravity;
+  const double nu = sim->scene->viscosity;
+  if (nu > 0.0) vbc_mps_viscosity(&sim->sys, &sim->mps, nu, sim->acc);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    vbc_vec a = nu > 0.0 ? vbc_vec_add(g, sim->acc[i]) : g;
+    p->vel[i] = vbc_vec_axpy(p->vel[i], h, a);
+  }
+}
+
+void vbc_sim_advect(vbc_sim *sim) {
+  vbc_particles *p = &sim->particles;
+  const double h = sim->sys.dt;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
+}
+
+static int outside(const vbc_sim *sim, vbc_vec x) {
+  for (int a = 0; a < sim->sys.dim; ++a) {
+    double v = vbc_vec_get(x, a);
+    if (v < vbc_vec_get(sim->domain_min, a) || v > vbc_vec_get(sim->domain_max, a)) return 1;
+  }
+  return 0;
+}
+
+int vbc_sim_check(const vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  size_t bad = p->n;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    if (!vbc_vec_isfinite(p->pos[i]) || !vbc_vec_isfinite(p->vel[i]) || outside(sim, p->pos[i]))
+      bad = i < bad ? i : bad;
+  }
+  if (bad == p->n) return VBC_OK;
+  vbc_vec x = p->pos[bad], u = p->vel[bad];
+  if (!vbc_vec_isfinite(x) || !vbc_vec_isfinite(u))
+    return vbc_error_set(err, VBC_EXIT_FAILED,
+                         "step %ld (t = %.6g s): fluid particle %zu has a non-finite position or "
+                         "velocity",
+                         sim->step, sim->time, bad);
+  return vbc_error_set(err, VBC_EXIT_FAILED,
+                       "step %ld (t = %.6g s): fluid particle %zu left the domain at (%.4g, %.4g, "
+                       "%.4g) with speed %.4g m/s",
+                       sim->step, sim->time, bad, x.x, x.y, x.z, vbc_vec_norm(u));
+}

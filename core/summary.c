@@ -1,0 +1,69 @@
+/* summary.c — see summary.h. */
+#include <stdlib.h>
+
+#include "core/files.h"
+#include "core/summary.h"
+
+static cJSON *particle_counts(const vbc_sim *sim) {
+  cJSON *c = cJSON_CreateObject();
+  cJSON_AddNumberToObject(c, "fluid", (double)vbc_particles_count(&sim->particles, VBC_FLUID));
+  cJSON_AddNumberToObject(c, "rigid", (double)vbc_particles_count(&sim->particles, VBC_RIGID));
+  cJSON_AddNumberToObject(c, "wall", (double)vbc_particles_count(&sim->particles, VBC_WALL));
+  cJSON_AddNumberToObject(c, "total", (double)sim->particles.n);
+  return c;
+}
+
+static cJSON *solver_stats(const vbc_sim *sim, const vbc_run_stats *st) {
+  cJSON *s = cJSON_CreateObject();
+  const vbc_scene *sc = sim->scene;
+  cJSON_AddStringToObject(s, "constraint", sc->fluid_constraint->name);
+  cJSON_AddStringToObject(s, "solver", sc->fluid_solver->name);
+  cJSON_AddNumberToObject(s, "solves", (double)st->solves);
+  cJSON_AddNumberToObject(s, "iterations_total", (double)st->iterations_total);
+  cJSON_AddNumberToObject(s, "iterations_mean",
+                          st->solves ? (double)st->iterations_total / (double)st->solves : 0.0);
+  cJSON_AddNumberToObject(s, "iterations_max", st->iterations_max);
+  cJSON *stops = cJSON_AddObjectToObject(s, "stop_reasons");
+  for (int r = 0; r < VBC_STOP_REASONS; ++r)
+    cJSON_AddNumberToObject(stops, vbc_stop_reason_name((vbc_stop_reason)r), (double)st->stops[r]);
+  cJSON_AddNumberToObject(s, "final_relative_residual_mean",
+                          st->solves ? st->relres_sum / (double)st->solves : 0.0);
+  cJSON_AddNumberToObject(s, "final_relative_residual_max", st->relres_max);
+  return s;
+}
+
+int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *st,
+                      const cJSON *metrics, const vbc_error *failure, vbc_error *err) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "vbc_version", VBC_VERSION);
+  cJSON_AddStringToObject(root, "status", failure ? "failed" : "ok");
+  if (failure) cJSON_AddStringToObject(root, "error", failure->message);
+  cJSON_AddStringToObject(root, "scene_file", sim->scene->file);
+  cJSON_AddItemToObject(root, "scene", cJSON_Duplicate(sim->scene->resolved, 1));
+  cJSON_AddItemToObject(root, "particles", particle_counts(sim));
+  cJSON *k = cJSON_AddObjectToObject(root, "mps_lattice");
+  cJSON_AddNumberToObject(k, "n0", sim->mps.n0);
+  cJSON_AddNumberToObject(k, "C", sim->mps.C);
+  cJSON_AddNumberToObject(k, "lambda", sim->mps.lambda);
+  cJSON_AddNumberToObject(k, "neighbours", sim->mps.neighbours);
+  cJSON_AddNumberToObject(root, "steps", (double)sim->step);
+  cJSON_AddNumberToObject(root, "time", sim->time);
+  cJSON_AddNumberToObject(root, "threads", st->threads);
+  cJSON_AddNumberToObject(root, "wall_seconds", st->wall_seconds);
+  /* fluid particles: the unknowns every method has; walls differ between boundary models */
+  cJSON_AddNumberToObject(root, "particle_steps_per_second",
+                          st->wall_seconds > 0.0
+                              ? (double)sim->nfluid * (double)sim->step / st->wall_seconds
+                              : 0.0);
+  cJSON_AddItemToObject(root, "solver", solver_stats(sim, st));
+  cJSON_AddItemToObject(root, "metrics",
+                        metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject());
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (summary.json)");
+  char path[1200];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  int rc = vbc_write_file_atomic(path, text, err);
+  free(text);
+  return rc;
+}

@@ -1,0 +1,27 @@
+/* summary.h — summary.json, the last file a run writes: the resolved scene, particle counts,
+ * steps, wall time, particle-steps per second, solver statistics and the benchmark's metrics.
+ * A failed run writes it too, with "status": "failed" and the message. */
+#ifndef VBC_SUMMARY_H
+#define VBC_SUMMARY_H
+
+#include <cjson/cJSON.h>
+
+#include "core/constraint.h"
+#include "core/sim.h"
+
+typedef struct vbc_run_stats {
+  long solves, iterations_total;
+  int iterations_max;
+  long stops[VBC_STOP_REASONS];
+  double relres_sum, relres_max, last_relres;
+  long window_steps, window_iterations;
+  int window_max;
+  int threads;
+  double wall_seconds;
+} vbc_run_stats;
+
+/* metrics may be NULL (failed run); failure is NULL for a completed run. */
+int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *st,
+                      const cJSON *metrics, const vbc_error *failure, vbc_error *err);
+
+#endif

@@ -1,0 +1,9 @@
+/* couplers.h — one time step's orchestration, chosen by `method.coupler`. */
+#ifndef VBC_COUPLERS_H
+#define VBC_COUPLERS_H
+
+#include "core/coupler.h"
+
+extern const vbc_coupler_type vbc_coupler_strong; /* Miyamoto & Koshizuka Fig. 1 */
+
+#endif

@@ -1,0 +1,151 @@
+/* test_cli.c — the command line's contracts (DESIGN.md §4): bad input exits 2 with one message
+ * naming the file, the JSON path and what was expected; `validate` checks without running;
+ * `list`, `--help`, `--version` work. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support.h"
+
+static const char base_scene[] =
+    "{\n"
+    "  \"dim\": 2, \"spacing\": 0.05,\n"
+    "  \"time\": {\"dt\": 0.002, \"end\": 0.01},\n"
+    "  \"geometry\": [\n"
+    "    {\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": [0.3, 0.3]},\n"
+    "    {\"type\": \"tank\", \"min\": [0, 0], \"max\": [0.3, 0.4]}\n"
+    "  ]\n"
+    "}\n";
+
+/* Run `vbc validate` and `vbc run` on the scene with one --set; both must exit 2 and mention
+ * every expected fragment. */
+static void expect_bad(const char *scene_text, const char *set, const char *const *fragments) {
+  const char *dir = test_dir("bad");
+  const char *scene = write_text(dir, "scene.json", scene_text);
+  const char *commands[] = {"validate", "run"};
+  for (int c = 0; c < 2; ++c) {
+    const char *args[10];
+    int n = 0;
+    args[n++] = commands[c];
+    args[n++] = scene;
+    if (set) args[n++] = "--set", args[n++] = set;
+    args[n++] = "--out";
+    args[n++] = dir;
+    args[n++] = "--quiet";
+    args[n] = NULL;
+    char *err = NULL;
+    int rc = run_vbc(args, &err);
+    cr_assert_eq(rc, 2, "%s %s: exit %d, stderr: %s", commands[c], set ? set : "", rc, err);
+    cr_assert_not_null(err);
+    cr_assert_not_null(strstr(err, "scene.json"), "no file name in: %s", err);
+    for (const char *const *f = fragments; *f; ++f)
+      cr_assert_not_null(strstr(err, *f), "'%s' not in: %s", *f, err);
+    cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+    free(err);
+  }
+  char path[1100];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  cr_assert(!file_exists(path), "bad input must not produce a summary");
+}
+
+#define FRAGMENTS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+Test(bad_input, malformed_json_names_line_and_column) {
+  expect_bad("{\n  \"dim\": 2,\n  \"spacing\": 0.05,,\n}\n", NULL,
+             FRAGMENTS("line 3", "column", "malformed JSON"));
+}
+
+Test(bad_input, unknown_keys_are_named_with_their_path) {
+  expect_bad(base_scene, "dimension=2", FRAGMENTS("dimension", "unknown key"));
+  expect_bad(base_scene, "method.fluid.tolerence=0.1",
+             FRAGMENTS("method.fluid.tolerence", "unknown key", "tolerance"));
+  expect_bad(base_scene, "geometry.0.radius=0.1", FRAGMENTS("geometry.0.radius", "unknown key"));
+}
+
+Test(bad_input, wrong_types) {
+  expect_bad(base_scene, "spacing=\"fine\"", FRAGMENTS("spacing", "expected a number"));
+  expect_bad(base_scene, "geometry.0.max=[1,2,3]",
+             FRAGMENTS("geometry.0.max", "expected an array of 2 numbers"));
+  expect_bad(base_scene, "method.fluid.warm_start=1", FRAGMENTS("method.fluid.warm_start", "true or false"));
+  expect_bad(base_scene, "time=3", FRAGMENTS("time", "expected an object"));
+}
+
+Test(bad_input, out_of_range_values) {
+  expect_bad(base_scene, "spacing=0", FRAGMENTS("spacing", "> 0"));
+  expect_bad(base_scene, "spacing=-0.01", FRAGMENTS("spacing", "> 0"));
+  expect_bad(base_scene, "time.dt=0", FRAGMENTS("time.dt", "> 0"));
+  expect_bad(base_scene, "time.dt=-1e-3", FRAGMENTS("time.dt"));
+  expect_bad(base_scene, "fluid.re_over_l=0.9", FRAGMENTS("fluid.re_over_l", "[1, 10]"));
+  expect_bad(base_scene, "dim=4", FRAGMENTS("dim", "[2, 3]"));
+  expect_bad(base_scene, "dim=2.5", FRAGMENTS("dim", "integer"));
+  expect_bad(base_scene, "method.fluid.tolerance=0", FRAGMENTS("method.fluid.tolerance"));
+  expect_bad(base_scene, "method.fluid.max_iterations=0", FRAGMENTS("method.fluid.max_iterations"));
+}
+
+Test(bad_input, empty_fluid) {
+  expect_bad(base_scene, "geometry.0={\"type\":\"tank\",\"min\":[0,0],\"max\":[1,1]}",
+             FRAGMENTS("geometry", "fluid is empty"));
+  expect_bad(base_scene, "geometry.0={\"type\":\"fluid_disk\",\"center\":[0,0],\"radius\":0.01}",
+             FRAGMENTS("geometry", "fluid is empty"));
+}
+
+Test(bad_input, duplicate_keys_and_overlapping_shapes) {
+  expect_bad("{\"dim\": 2, \"spacing\": 0.05, \"spacing\": 0.1, \"time\": {\"dt\": 0.01, "
+             "\"end\": 0.1}, \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0], "
+             "\"max\": [1, 1]}]}",
+             NULL, FRAGMENTS("spacing", "duplicate key"));
+  expect_bad(base_scene,
+             "geometry.2={\"type\":\"fluid_box\",\"min\":[0.1,0.1],\"max\":[0.2,0.2]}",
+             FRAGMENTS("geometry", "do not overlap"));
+}
+
+Test(bad_input, benchmark_requirements_are_checked_before_running) {
+  expect_bad(base_scene, "benchmark={\"type\":\"circular_patch\"}",
+             FRAGMENTS("fluid_disk", "circular_patch"));
+  expect_bad("{\"dim\": 2, \"spacing\": 0.05, \"time\": {\"dt\": 0.01, \"end\": 0.1}, "
+             "\"gravity\": [1, -9.8], \"benchmark\": {\"type\": \"hydrostatic\"}, "
+             "\"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": [1, 1]}]}",
+             NULL, FRAGMENTS("gravity", "hydrostatic"));
+}
+
+Test(bad_input, unknown_module_names_list_the_known_ones) {
+  expect_bad(base_scene, "method.coupler=weak", FRAGMENTS("method.coupler", "\"strong\"", "weak"));
+  expect_bad(base_scene, "method.fluid.constraint=sph",
+             FRAGMENTS("method.fluid.constraint", "\"mps\""));
+  expect_bad(base_scene, "method.fluid.solver=cg", FRAGMENTS("method.fluid.solver", "\"pgs\"", "\"jacobi\""));
+  expect_bad(base_scene, "benchmark={\"type\":\"dam\"}", FRAGMENTS("benchmark.type", "\"hydrostatic\""));
+  expect_bad(base_scene, "geometry.1.type=box", FRAGMENTS("geometry.1.type", "fluid_box"));
+}
+
+Test(bad_input, set_paths_that_do_not_exist) {
+  expect_bad(base_scene, "geometry.7.min=[0,0]", FRAGMENTS("geometry.7", "index"));
+  expect_bad(base_scene, "spacing.x=1", FRAGMENTS("spacing"));
+}
+
+Test(bad_input, missing_scene_file_and_bad_options) {
+  char *err = NULL;
+  cr_assert_eq(run_vbc((const char *[]){"run", "/nonexistent/scene.json", NULL}, &err), 2);
+  cr_assert_not_null(strstr(err, "/nonexistent/scene.json"));
+  free(err);
+  cr_assert_eq(run_vbc((const char *[]){"run", "x.json", "--threads", "0", NULL}, NULL), 2);
+  cr_assert_eq(run_vbc((const char *[]){"run", "x.json", "--frobnicate", NULL}, NULL), 2);
+  cr_assert_eq(run_vbc((const char *[]){"launch", NULL}, NULL), 2);
+}
+
+Test(cli, validate_accepts_the_shipped_scenes) {
+  const char *scenes[] = {"experiments/scenes/hydrostatic.json",
+                          "experiments/scenes/circular_patch.json"};
+  for (int i = 0; i < 2; ++i) {
+    char *err = NULL;
+    int rc = run_vbc((const char *[]){"validate", source_path(scenes[i]), NULL}, &err);
+    cr_assert_eq(rc, 0, "%s: %s", scenes[i], err);
+    free(err);
+  }
+}
+
+Test(cli, help_version_and_list) {
+  cr_assert_eq(run_vbc((const char *[]){"--help", NULL}, NULL), 0);
+  cr_assert_eq(run_vbc((const char *[]){"--version", NULL}, NULL), 0);
+  cr_assert_eq(run_vbc((const char *[]){"list", NULL}, NULL), 0);
+}
