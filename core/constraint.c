@@ -102,6 +102,7 @@ const char *vbc_stop_reason_name(vbc_stop_reason r) {
   switch (r) {
     case VBC_STOP_TOLERANCE: return "tolerance";
     case VBC_STOP_MAX_ITERATIONS: return "max_iterations";
+    case VBC_STOP_ROUND_OFF: return "round_off";
     default: return "?";
   }
 }
@@ -113,8 +114,9 @@ void vbc_solve_trace_free(vbc_solve_trace *t) {
 }
 
 /* Natural-residual energy of one block's rows; with zero_impulse the impulses are taken as 0
- * (the velocities must then not contain them yet). */
-static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impulse) {
+ * (the velocities must then not contain them yet) and *scale2 gets the energy of |b| + |J v|. */
+static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impulse,
+                              double *scale2) {
   vbc_rows *r = &b->rows;
   if (r->n == 0) return 0.0;
   b->type->residual(b->state, sys, r, r->residual);
@@ -130,27 +132,40 @@ static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impu
     double e = a * (lam - vbc_clamp(lam + r->residual[k] / a, r->lo[k], r->hi[k]));
     r->scratch[k] = e * e / a;
   }
-  return vbc_sum(r->scratch, r->n);
+  double sum = vbc_sum(r->scratch, r->n);
+  if (scale2) {
+#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN)
+    for (size_t k = 0; k < r->n; ++k) {
+      double a = r->diag[k], m = fabs(r->target[k]) + fabs(r->target[k] - r->residual[k]);
+      r->scratch[k] = a > 0.0 ? m * m / a : 0.0;
+    }
+    *scale2 = vbc_sum(r->scratch, r->n);
+  }
+  return sum;
 }
 
 double vbc_problem_residual(vbc_problem *pb, double *per_block) {
   double total = 0.0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
-    double r2 = block_residual2(pb->blocks[b], pb->sys, 0);
+    double r2 = block_residual2(pb->blocks[b], pb->sys, 0, NULL);
     if (per_block) per_block[b] = sqrt(r2);
     total += r2;
   }
   return sqrt(total);
 }
 
-/* Residual with zero impulses, then apply the blocks' starting impulses (warm start). */
-static double reference_and_warm_start(vbc_problem *pb, double *per_block) {
-  double total = 0.0;
+/* Residual with zero impulses (and its round-off scale), then apply the blocks' starting
+ * impulses (warm start). */
+static double reference_and_warm_start(vbc_problem *pb, double *per_block, double *scale) {
+  double total = 0.0, scale2 = 0.0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
-    double r2 = block_residual2(pb->blocks[b], pb->sys, 1);
+    double s2 = 0.0;
+    double r2 = block_residual2(pb->blocks[b], pb->sys, 1, &s2);
     per_block[b] = sqrt(r2);
     total += r2;
+    scale2 += s2;
   }
+  *scale = sqrt(scale2);
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_block *blk = pb->blocks[b];
     int warm = 0;
@@ -180,19 +195,30 @@ static int trace_push(vbc_solve_trace *t, double total, const double *per_block,
   return VBC_OK;
 }
 
+/* Which stopping test holds for residual r, if any. */
+static int converged(const vbc_solve_control *c, const vbc_solve_result *res, double r,
+                     vbc_stop_reason *why) {
+  if (r <= c->tolerance * res->residual_ref) *why = VBC_STOP_TOLERANCE;
+  else if (r <= VBC_ROUND_OFF * res->residual_scale) *why = VBC_STOP_ROUND_OFF;
+  else return 0;
+  return 1;
+}
+
 int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
               vbc_error *err) {
   double per_block[16];
   if (pb->nblocks > 16) return vbc_error_set(err, VBC_EXIT_INPUT, "too many blocks in one solve");
   if (trace) trace->n = 0;
   const vbc_solve_control *c = &s->control;
-  double ref = reference_and_warm_start(pb, per_block);
+  double scale = 0.0;
+  double ref = reference_and_warm_start(pb, per_block, &scale);
   if (trace) {
     trace->ref_total = ref;
     memcpy(trace->ref_per_block, per_block, pb->nblocks * sizeof *per_block);
   }
   double r0 = vbc_problem_residual(pb, per_block);
   res->residual_ref = ref;
+  res->residual_scale = scale;
   res->residual0 = res->residual = r0;
   res->iterations = 0;
   res->reason = VBC_STOP_TOLERANCE;
@@ -200,7 +226,8 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
   if (!isfinite(r0) || !isfinite(ref))
     return vbc_error_set(err, VBC_EXIT_FAILED, "%s: non-finite residual before the first iteration",
                          s->type->name);
-  if (ref == 0.0 || (c->min_iterations == 0 && r0 <= c->tolerance * ref)) return VBC_OK;
+  if (ref == 0.0 || (c->min_iterations == 0 && converged(c, res, r0, &res->reason)))
+    return VBC_OK;
   for (int it = 1; it <= c->max_iterations; ++it) {
     if (s->type->iterate(s->state, pb, err) != VBC_OK) return err->code;
     double r = vbc_problem_residual(pb, per_block);
@@ -210,7 +237,7 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
     if (!isfinite(r))
       return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",
                            s->type->name, it);
-    if (it >= c->min_iterations && r <= c->tolerance * ref) return VBC_OK;
+    if (it >= c->min_iterations && converged(c, res, r, &res->reason)) return VBC_OK;
   }
   res->reason = VBC_STOP_MAX_ITERATIONS;
   return VBC_OK;

@@ -141,10 +141,17 @@ int vbc_solver_init(vbc_solver *s, const vbc_solver_type *type, const cJSON *par
 void vbc_solver_free(vbc_solver *s);
 
 typedef enum vbc_stop_reason {
-  VBC_STOP_TOLERANCE = 0,
+  VBC_STOP_TOLERANCE = 0,     /* residual <= tolerance * residual_ref */
   VBC_STOP_MAX_ITERATIONS = 1,
+  VBC_STOP_ROUND_OFF = 2,     /* residual <= VBC_ROUND_OFF * residual_scale: nothing left above
+                                 round-off, though the relative test may not hold (a problem
+                                 that was already almost satisfied) */
   VBC_STOP_REASONS
 } vbc_stop_reason;
+
+/* Relative size of the round-off floor: r_k = b_k - J_k v cancels terms of size |b_k| + |J_k v|,
+ * so it cannot be trusted below about 1e-16 of that; 1e-12 stays well clear of it. */
+#define VBC_ROUND_OFF 1e-12
 
 const char *vbc_stop_reason_name(vbc_stop_reason r);
 
@@ -162,8 +169,9 @@ typedef struct vbc_solve_result {
   int iterations;
   vbc_stop_reason reason;
   /* absolute residuals (vbc_problem_residual): with all impulses zero (the scale of the
-   * right-hand side, ||b|| of a linear solver), at the start (after a warm start), at the end */
-  double residual_ref, residual0, residual;
+   * right-hand side, ||b|| of a linear solver), at the start (after a warm start), at the end;
+   * residual_scale is the same norm of |b_k| + |J_k u*|, the size of what r_k subtracts */
+  double residual_ref, residual_scale, residual0, residual;
 } vbc_solve_result;
 
 /* The residual of all rows: sqrt(sum_k e_k^2 / A_kk) with the natural residual
@@ -176,7 +184,7 @@ double vbc_problem_residual(vbc_problem *pb, double *per_block);
 
 /* Run solver s on pb until the stopping test holds: residual <= tolerance * residual_ref, the
  * residual the rows would have with zero impulses, so that a warm start is judged on the same
- * scale as a cold one. Reports in *res, traces every iteration in *trace when it is not NULL
+ * scale as a cold one; or residual <= VBC_ROUND_OFF * residual_scale. Reports in *res, traces every iteration in *trace when it is not NULL
  * (relative to residual_ref). VBC_EXIT_FAILED if the residual becomes non-finite. */
 int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
               vbc_error *err);
