@@ -1,0 +1,31 @@
+# Miyamoto & Koshizuka 2020, Figure 5 (raw and smoothed hydrostatic pressure at t = 1.0 s),
+# drawn as pressure against depth instead of the paper's two colour maps.
+# Input:  RUN/hydrostatic_profile.csv (one row per fluid particle at the end of the run),
+#         RUN/summary.json (settings for the title); RUN from
+#           vbc run experiments/scenes/hydrostatic.json --out RUN
+# Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
+#   gnuplot -e "run='results/demo/hydrostatic'; out='results/demo/hydrostatic_pressure'" \
+#     paper_figs/miyamoto2020/fig05_hydrostatic_pressure.gp
+if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig05_hydrostatic_pressure.gp"; exit status 2 }
+
+# First number stored under KEY in summary.json (the pretty-printed JSON has one key per line).
+json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\).*/\1/p" "%s/summary.json" | head -n 1', key, run))
+
+set datafile separator comma
+set datafile columnheaders
+set title sprintf("Hydrostatic pressure at t = %s s (l = %s m, r_e/l = %s, h = %s s)", json("time"), json("spacing"), json("re_over_l"), json("dt"))
+set xlabel "depth below the free surface [m]"
+set ylabel "pressure [Pa]"
+set key top left box opaque
+set grid
+set xrange [0:*]
+set yrange [*:*]
+
+do for [fmt in "png svg"] {
+  if (fmt eq "png") { set terminal pngcairo size 900,640 font ",11" } else { set terminal svg size 900,640 dynamic font ",11" }
+  set output out.".".fmt
+  plot run."/hydrostatic_profile.csv" using "depth":"pressure" with points pt 7 ps 0.5 lc rgb "#9db4d8" title "raw p (eq. 7 impulses)", \
+       ""                              using "depth":"pressure_smoothed" with points pt 7 ps 0.5 lc rgb "#d62728" title "smoothed p (eq. 42)", \
+       ""                              using "depth":"pressure_theory" smooth unique with lines lw 2 lc rgb "black" title "rho g depth"
+  set output
+}
