@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/parallel.h"
 #include "core/constraint.h"
+#include "core/parallel.h"
 #include "core/reduce.h"
 
 int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err) {

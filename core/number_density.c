@@ -1,7 +1,7 @@
 /* number_density.c — see number_density.h. */
-#include "core/parallel.h"
 #include "core/kernel.h"
 #include "core/number_density.h"
+#include "core/parallel.h"
 
 void vbc_number_density(const vbc_system *sys) {
   const vbc_particles *p = sys->particles;

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/parallel.h"
 #include "core/generate.h"
+#include "core/parallel.h"
 #include "core/sim.h"
 #include "core/viscosity.h"
 

@@ -1,6 +1,6 @@
 /* viscosity.c — see viscosity.h. */
-#include "core/parallel.h"
 #include "core/kernel.h"
+#include "core/parallel.h"
 #include "core/viscosity.h"
 
 void vbc_mps_viscosity(const vbc_system *sys, const vbc_mps_constants *k, double nu,

@@ -7,8 +7,8 @@
  * inert. Every pass is data-parallel and its result does not depend on the thread count. */
 #include <stdlib.h>
 
-#include "core/parallel.h"
 #include "core/constraint.h"
+#include "core/parallel.h"
 #include "solvers/solve_params.h"
 #include "solvers/solvers.h"
 

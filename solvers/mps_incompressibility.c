@@ -31,9 +31,9 @@
 #include <string.h>
 
 #include "core/kernel.h"
-#include "core/parallel.h"
 #include "core/lattice.h"
 #include "core/number_density.h"
+#include "core/parallel.h"
 #include "solvers/solvers.h"
 
 typedef struct mps_state {

@@ -155,6 +155,23 @@ static const char tiny_scene[] =
     "  ]\n"
     "}\n";
 
+Test(three_d, a_small_tank_runs_and_stays_incompressible, .timeout = 300) {
+  const char *out = test_dir("tank3d");
+  const char *scene = write_text(
+      out, "tank3d.json",
+      "{\"dim\": 3, \"spacing\": 0.05, \"time\": {\"dt\": 0.002, \"end\": 0.05},\n"
+      " \"fluid\": {\"re_over_l\": 2.1},\n"
+      " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0, 0], \"max\": [0.3, 0.3, 0.3]},\n"
+      "              {\"type\": \"tank\", \"min\": [0, 0, 0], \"max\": [0.3, 0.4, 0.3]}],\n"
+      " \"method\": {\"fluid\": {\"warm_start\": true, \"max_iterations\": 5000}},\n"
+      " \"benchmark\": {\"type\": \"hydrostatic\"}}\n");
+  cJSON *s = run_ok(scene, out, NULL);
+  cr_assert_eq(json_number(s, "particles.fluid"), 216.0);
+  cr_assert_lt(json_number(s, "metrics.max_compression"), 0.01);
+  cr_assert_lt(json_number(s, "metrics.pressure_error_smoothed"), 0.2);
+  cJSON_Delete(s);
+}
+
 Test(frames, vtu_frames_and_pvd_are_complete) {
   const char *out = test_dir("frames");
   const char *scene = write_text(out, "tiny.json", tiny_scene);
