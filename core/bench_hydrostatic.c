@@ -45,7 +45,7 @@ static void *hydro_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err
   vbc_vec g = sim->scene->gravity;
   if (g.x != 0.0 || g.z != 0.0 || g.y >= 0.0) {
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: gravity: expected gravity along -y for the "
-                  "hydrostatic benchmark", sim->scene->file);
+                  "hydrostatic benchmark, got (%g, %g, %g)", sim->scene->file, g.x, g.y, g.z);
     return NULL;
   }
   hydro_state *s = vbc_calloc(1, sizeof *s, err);

@@ -142,5 +142,7 @@ int vbc_main(int argc, char **argv) {
   if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
     return bad_usage("unknown command '%s'", cmd);
   if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);
+  if (strcmp(cmd, "validate") == 0 && (a.out || a.threads || a.quiet))
+    return bad_usage("%s takes only a scene and --set", cmd);
   return strcmp(cmd, "run") == 0 ? cmd_run(&a) : cmd_validate(&a);
 }

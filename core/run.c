@@ -66,14 +66,16 @@ static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
   if (r->iterations > st->window_max) st->window_max = r->iterations;
 }
 
-/* Prefix a failure with the step and time unless the message already has them. */
+/* Prefix a failure with the step and the time that step was advancing to (as vbc_sim_check
+ * does), unless the message already has them. */
 static int failed_at(vbc_error *err, const vbc_sim *sim) {
   if (strncmp(err->message, "step ", 5) == 0) return err->code;
   char msg[sizeof err->message];
   snprintf(msg, sizeof msg, "%s", err->message);
   int code = err->code;
   vbc_error_clear(err);
-  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step, sim->time, msg);
+  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step,
+                       (double)sim->step * sim->scene->dt, msg);
 }
 
 typedef struct loop {

@@ -95,8 +95,9 @@ static int load_shape(vbc_jctx *c, vbc_scene *s, cJSON *item, const char *path,
     return c->err->code;
   if (sh->strain_rate != 0.0 && s->dim != 2)
     return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected 0 in 3D (the strain field "
-                         "u = A0 (x, -y) is defined for 2D scenes)",
-                         c->file, vbc_path_join(p, sizeof p, path, "strain_rate"));
+                         "u = A0 (x, -y) is defined for 2D scenes), got %g",
+                         c->file, vbc_path_join(p, sizeof p, path, "strain_rate"),
+                         sh->strain_rate);
   return VBC_OK;
 }
 
@@ -136,7 +137,10 @@ static int load_domain(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   for (int a = 0; a < s->dim; ++a)
     if (vbc_vec_get(s->domain_max, a) <= vbc_vec_get(s->domain_min, a))
       return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                           "%s: domain.max: expected every component > domain.min", c->file);
+                           "%s: domain.max: expected every component > domain.min, got %g <= %g "
+                           "on axis %d",
+                           c->file, vbc_vec_get(s->domain_max, a), vbc_vec_get(s->domain_min, a),
+                           a);
   s->has_domain = 1;
   return VBC_OK;
 }

@@ -27,12 +27,13 @@ static void default_domain(vbc_sim *sim) {
   sim->domain_max = hi;
 }
 
-/* Overlapping shapes put particles on top of each other: refuse them as bad input. */
+/* Overlapping shapes put particles on top of each other: refuse them as bad input. Lattices
+ * offset by exactly l/2 count as overlapping (the 1e-6 keeps that independent of round-off). */
 static int check_overlaps(vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   const double l = sim->sys.spacing;
   if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, l, err) != VBC_OK ||
-      vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, 0.5 * l, err) != VBC_OK)
+      vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, 0.5 * l * (1.0 + 1e-6), err) != VBC_OK)
     return err->code;
   if (sim->nbrs.npairs == 0) return VBC_OK;
   size_t i = 0;

@@ -30,9 +30,7 @@ static void expect_bad(const char *scene_text, const char *set, const char *cons
     args[n++] = commands[c];
     args[n++] = scene;
     if (set) args[n++] = "--set", args[n++] = set;
-    args[n++] = "--out";
-    args[n++] = dir;
-    args[n++] = "--quiet";
+    if (c == 1) args[n++] = "--out", args[n++] = dir, args[n++] = "--quiet";
     args[n] = NULL;
     char *err = NULL;
     int rc = run_vbc(args, &err);
@@ -131,6 +129,7 @@ Test(bad_input, missing_scene_file_and_bad_options) {
   cr_assert_eq(run_vbc((const char *[]){"run", "x.json", "--threads", "0", NULL}, NULL), 2);
   cr_assert_eq(run_vbc((const char *[]){"run", "x.json", "--frobnicate", NULL}, NULL), 2);
   cr_assert_eq(run_vbc((const char *[]){"launch", NULL}, NULL), 2);
+  cr_assert_eq(run_vbc((const char *[]){"validate", "x.json", "--out", "d", NULL}, NULL), 2);
 }
 
 Test(cli, validate_accepts_the_shipped_scenes) {
