@@ -1,6 +1,6 @@
 #!/bin/sh
-# The demo (`make demo`): run the hydrostatic tank (Miyamoto & Koshizuka 2020 §5.2) and the
-# circular patch (§5.4), draw their figures with the gnuplot scripts of paper_figs/miyamoto2020/,
+# The demo (`make demo`): run the hydrostatic tank (Miyamoto & Koshizuka §5.2) and the
+# circular patch (§5.4), draw their figures with the gnuplot scripts of paper_figs/miyamoto_koshizuka/,
 # then print the figure paths and the `metrics` block of each run's summary.json.
 #
 #   usage: scripts/demo.sh VBC OUTDIR        (the Makefile runs scripts/demo.sh build/vbc results/demo)
@@ -31,7 +31,7 @@ mkdir -p "$out" || die "cannot create the output directory '$out'"
 out=$(cd "$out" && pwd)
 case $out in *"'"*) die "the output path must not contain a single quote: $out" ;; esac
 cd "$(dirname "$0")/.."
-figs=paper_figs/miyamoto2020
+figs=paper_figs/miyamoto_koshizuka
 
 # run NAME VBC-ARGUMENTS...: one simulation into $out/NAME; stop the demo if it fails.
 run() {

@@ -1,11 +1,11 @@
-# Miyamoto & Koshizuka 2020, Figure 10 (a) and (b): semi-minor and semi-major axes of the
+# Miyamoto & Koshizuka, Figure 10 (a) and (b): semi-minor and semi-major axes of the
 # stretching circular patch against time, with the theory of eq. 74-77 (one plot here).
 # Input:  RUN/series.csv (one row per output time), RUN/summary.json (title); RUN from
 #           vbc run experiments/scenes/circular_patch.json --set spacing=0.01 --out RUN
 #         (the demo resolution; the paper and the scene use l = 0.005)
 # Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
 #   gnuplot -e "run='results/demo/circular_patch'; out='results/demo/circular_patch_axes'" \
-#     paper_figs/miyamoto2020/fig10_circular_patch_axes.gp
+#     paper_figs/miyamoto_koshizuka/fig10_circular_patch_axes.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig10_circular_patch_axes.gp"; exit status 2 }
 
 json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\).*/\1/p" "%s/summary.json" | head -n 1', key, run))

@@ -7,7 +7,7 @@
 # Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`); steps='1 500 1000' overrides
 # the choice of steps:
 #   gnuplot -e "run='results/demo/hydrostatic'; out='results/demo/pgs_convergence_hydrostatic'" \
-#     paper_figs/miyamoto2020/pgs_convergence.gp
+#     paper_figs/miyamoto_koshizuka/pgs_convergence.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX' [; steps='S1 S2 ...']\" pgs_convergence.gp"; exit status 2 }
 
 json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\).*/\1/p" "%s/summary.json" | head -n 1', key, run))

@@ -1,10 +1,10 @@
-# Miyamoto & Koshizuka 2020, Figure 6 (deviation (n_i - n0)/n0 of the particle number density
+# Miyamoto & Koshizuka, Figure 6 (deviation (n_i - n0)/n0 of the particle number density
 # at t = 1.0 s in the hydrostatic tank), drawn as a histogram instead of the paper's colour map.
 # Input:  RUN/hydrostatic_profile.csv (one row per fluid particle), RUN/summary.json (title);
 #         RUN from  vbc run experiments/scenes/hydrostatic.json --out RUN
 # Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
 #   gnuplot -e "run='results/demo/hydrostatic'; out='results/demo/hydrostatic_density_deviation'" \
-#     paper_figs/miyamoto2020/fig06_density_deviation.gp
+#     paper_figs/miyamoto_koshizuka/fig06_density_deviation.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig06_density_deviation.gp"; exit status 2 }
 
 json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\).*/\1/p" "%s/summary.json" | head -n 1', key, run))

@@ -1,11 +1,11 @@
-# Miyamoto & Koshizuka 2020, Figure 5 (raw and smoothed hydrostatic pressure at t = 1.0 s),
+# Miyamoto & Koshizuka, Figure 5 (raw and smoothed hydrostatic pressure at t = 1.0 s),
 # drawn as pressure against depth instead of the paper's two colour maps.
 # Input:  RUN/hydrostatic_profile.csv (one row per fluid particle at the end of the run),
 #         RUN/summary.json (settings for the title); RUN from
 #           vbc run experiments/scenes/hydrostatic.json --out RUN
 # Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
 #   gnuplot -e "run='results/demo/hydrostatic'; out='results/demo/hydrostatic_pressure'" \
-#     paper_figs/miyamoto2020/fig05_hydrostatic_pressure.gp
+#     paper_figs/miyamoto_koshizuka/fig05_hydrostatic_pressure.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig05_hydrostatic_pressure.gp"; exit status 2 }
 
 # First number stored under KEY in summary.json (the pretty-printed JSON has one key per line).
