@@ -100,10 +100,10 @@ void vbc_grid_cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
   c[2] = (long)(cell / ((size_t)g->nc[0] * (size_t)g->nc[1]));
 }
 
-/* Visit every j != i within `radius` of particle i, in deterministic order. When `out` is NULL
- * only count. Returns the count. */
+/* Visit every j != i within `radius` of particle i, in deterministic order, writing indices and
+ * distances; when `out` is NULL only count. Returns the count. */
 static size_t scan_neighbours(const vbc_grid *g, const vbc_vec *pos, size_t i, double radius,
-                              uint32_t *out) {
+                              uint32_t *out, double *dist) {
   long c[3];
   vbc_grid_cell_coords(g, g->cell_of[i], c);
   long r[3] = {1, 1, 1};
@@ -121,8 +121,9 @@ static size_t scan_neighbours(const vbc_grid *g, const vbc_vec *pos, size_t i, d
         for (size_t k = g->cell_start[cell]; k < g->cell_start[cell + 1]; ++k) {
           uint32_t j = g->sorted[k];
           if (j == i) continue;
-          if (vbc_vec_norm2(vbc_vec_sub(pos[j], pi)) < r2max) {
-            if (out) out[count] = j;
+          double r2 = vbc_vec_norm2(vbc_vec_sub(pos[j], pi));
+          if (r2 < r2max) {
+            if (out) out[count] = j, dist[count] = sqrt(r2);
             ++count;
           }
         }
@@ -148,7 +149,7 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
   nb->radius = radius;
   nb->start[0] = 0;
 #pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) nb->start[i + 1] = scan_neighbours(g, pos, i, radius, NULL);
+  for (size_t i = 0; i < n; ++i) nb->start[i + 1] = scan_neighbours(g, pos, i, radius, NULL, NULL);
   for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
   nb->npairs = nb->start[n];
   if (nb->npairs > nb->cap_pairs) {
@@ -156,16 +157,21 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
     uint32_t *idx = vbc_realloc(nb->index, cap, sizeof *idx, err);
     if (idx == NULL) return err->code;
     nb->index = idx;
+    double *d = vbc_realloc(nb->dist, cap, sizeof *d, err);
+    if (d == NULL) return err->code;
+    nb->dist = d;
     nb->cap_pairs = cap;
   }
 #pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) scan_neighbours(g, pos, i, radius, nb->index + nb->start[i]);
+  for (size_t i = 0; i < n; ++i)
+    scan_neighbours(g, pos, i, radius, nb->index + nb->start[i], nb->dist + nb->start[i]);
   return VBC_OK;
 }
 
 void vbc_neighbors_free(vbc_neighbors *nb) {
   free(nb->start);
   free(nb->index);
+  free(nb->dist);
   memset(nb, 0, sizeof *nb);
 }
 

@@ -4,7 +4,7 @@
  * radius). Particles are bucketed by a stable counting sort, so within a cell they keep index order
  * and every list below is deterministic whatever the number of threads. Neighbour lists are CSR:
  * the neighbours of i are index[start[i] .. start[i+1]), every j != i with |r_j - r_i| < radius,
- * i.e. exactly the brute-force set.
+ * i.e. exactly the brute-force set, and dist[] holds those distances.
  *
  * Colouring for parallel Gauss–Seidel: the grid is cut into strips two cells wide across x;
  * even strips have colour 0, odd strips colour 1. Two particles in different strips of one colour
@@ -38,6 +38,7 @@ typedef struct vbc_neighbors {
   double radius;
   size_t *start;   /* n + 1 */
   uint32_t *index; /* npairs */
+  double *dist;    /* npairs: |r_j - r_i|, so that no pass computes it again */
   size_t cap_n, cap_pairs;
 } vbc_neighbors;
 

@@ -10,7 +10,7 @@ void vbc_number_density(const vbc_system *sys) {
   for (size_t i = 0; i < p->n; ++i) {
     double n = 0.0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      n += vbc_mps_w(vbc_vec_norm(vbc_vec_sub(p->pos[nb->index[q]], p->pos[i])), sys->re);
+      n += vbc_mps_w(nb->dist[q], sys->re);
     p->number_density[i] = n;
   }
 }

@@ -14,8 +14,7 @@ void vbc_mps_viscosity(const vbc_system *sys, const vbc_mps_constants *k, double
     if (p->kind[i] == VBC_FLUID)
       for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
         size_t j = nb->index[q];
-        double w = vbc_mps_w(vbc_vec_norm(vbc_vec_sub(p->pos[j], p->pos[i])), sys->re);
-        a = vbc_vec_axpy(a, w, vbc_vec_sub(p->vel[j], p->vel[i]));
+        a = vbc_vec_axpy(a, vbc_mps_w(nb->dist[q], sys->re), vbc_vec_sub(p->vel[j], p->vel[i]));
       }
     acc[i] = vbc_vec_scale(a, coef);
   }

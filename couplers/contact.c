@@ -23,6 +23,7 @@ typedef struct contact_state {
   size_t n, cap;   /* contacts of this step */
   uint32_t *a, *b; /* particles: A (fluid), B (wall) */
   vbc_vec *normal; /* from B to A */
+  double *depth;   /* l - r */
 } contact_state;
 
 static const vbc_param_spec contact_params[] = {
@@ -47,11 +48,12 @@ static void contact_free(void *state) {
   free(s->a);
   free(s->b);
   free(s->normal);
+  free(s->depth);
   free(s);
 }
 
 static int push_pair(contact_state *s, size_t k, uint32_t a, uint32_t b, vbc_vec n,
-                     vbc_error *err) {
+                     double depth, vbc_error *err) {
   if (k == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 256;
     uint32_t *pa = vbc_realloc(s->a, cap, sizeof *pa, err);
@@ -63,11 +65,15 @@ static int push_pair(contact_state *s, size_t k, uint32_t a, uint32_t b, vbc_vec
     vbc_vec *pn = vbc_realloc(s->normal, cap, sizeof *pn, err);
     if (pn == NULL) return err->code;
     s->normal = pn;
+    double *pd = vbc_realloc(s->depth, cap, sizeof *pd, err);
+    if (pd == NULL) return err->code;
+    s->depth = pd;
     s->cap = cap;
   }
   s->a[k] = a;
   s->b[k] = b;
   s->normal[k] = n;
+  s->depth[k] = depth;
   return VBC_OK;
 }
 
@@ -86,20 +92,18 @@ static int contact_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_err
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       uint32_t w = nb->index[q];
       if (p->kind[w] != VBC_WALL) continue;
-      vbc_vec d = vbc_vec_sub(p->pos[i], p->pos[w]);
-      double r = vbc_vec_norm(d);
+      double r = nb->dist[q];
       if (r >= l || r == 0.0) continue;
-      if (push_pair(s, k++, (uint32_t)i, w, vbc_vec_scale(d, 1.0 / r), err) != VBC_OK)
-        return err->code;
+      vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[i], p->pos[w]), 1.0 / r);
+      if (push_pair(s, k++, (uint32_t)i, w, n, l - r, err) != VBC_OK) return err->code;
     }
   }
   s->n = k;
   if (vbc_rows_resize(rows, k, err) != VBC_OK) return err->code;
   const double inv_m = 1.0 / sys->fluid_mass;
   for (size_t c = 0; c < k; ++c) {
-    double r = vbc_vec_norm(vbc_vec_sub(p->pos[s->a[c]], p->pos[s->b[c]]));
     double vn = normal_velocity(s, p, c); /* v_n before any impulse (eq. 64) */
-    rows->target[c] = fmax(-s->restitution * vn, s->alpha / sys->dt * (l - r));
+    rows->target[c] = fmax(-s->restitution * vn, s->alpha / sys->dt * s->depth[c]);
     rows->lo[c] = 0.0;
     rows->hi[c] = INFINITY;
     rows->diag[c] = inv_m;

@@ -142,9 +142,10 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     double diag_j = 0.0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
-      vbc_vec rij = vbc_vec_sub(p->pos[j], p->pos[i]);
-      double d = vbc_vec_norm(rij);
-      vbc_vec v = d > 0.0 ? vbc_vec_scale(rij, vbc_mps_dw(d, sys->re) / d) : vbc_vec_zero();
+      double d = nb->dist[q];
+      vbc_vec v = d > 0.0 ? vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]),
+                                          vbc_mps_dw(d, sys->re) / d)
+                          : vbc_vec_zero();
       s->pair_v[q] = v;
       sum = vbc_vec_add(sum, v);
       diag_j += vbc_system_inv_mass(sys, j) * vbc_vec_norm2(v);
@@ -281,18 +282,18 @@ static void mps_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     long r = s->row_of[i];
     p->pressure[i] = r >= 0 ? rows->impulse[r] / s->scale : 0.0;
   }
+  const double w0 = vbc_smooth_w(0.0, sys->re);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (s->row_of[i] < 0) {
       p->pressure_smoothed[i] = 0.0;
       continue;
     }
-    double w0 = vbc_smooth_w(0.0, sys->re);
     double num = w0 * p->pressure[i], den = w0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       if (s->row_of[j] < 0) continue;
-      double w = vbc_smooth_w(vbc_vec_norm(vbc_vec_sub(p->pos[j], p->pos[i])), sys->re);
+      double w = vbc_smooth_w(nb->dist[q], sys->re);
       num += w * p->pressure[j];
       den += w;
     }
