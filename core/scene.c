@@ -145,6 +145,27 @@ static int load_domain(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   return VBC_OK;
 }
 
+/* An object holding module parameters: its keys must be the `fixed` ones (the module names) or
+ * keys of the parameter tables, and every table's values are checked and defaulted. */
+static int load_module_params(vbc_jctx *c, cJSON *obj, const char *path,
+                              const char *const *fixed, const vbc_param_spec *const *tables,
+                              size_t ntables) {
+  const char *allowed[96];
+  size_t n = 0;
+  for (const char *const *f = fixed; *f; ++f) allowed[n++] = *f;
+  for (size_t t = 0; t < ntables; ++t)
+    for (const vbc_param_spec *p = tables[t]; p && p->key; ++p) {
+      if (n + 1 == sizeof allowed / sizeof *allowed)
+        return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: too many parameters", c->file, path);
+      allowed[n++] = p->key;
+    }
+  allowed[n] = NULL;
+  if (vbc_json_check_keys(c, obj, path, allowed)) return c->err->code;
+  for (size_t t = 0; t < ntables; ++t)
+    if (vbc_params_resolve(obj, tables[t], c->file, path, c->err)) return c->err->code;
+  return VBC_OK;
+}
+
 /* method.fluid holds the constraint's and the solver's parameters side by side. */
 static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"coupler", "fluid", "contact", NULL};
@@ -175,19 +196,9 @@ static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          "%s: method.fluid.solver: expected one of %s, got \"%s\"", c->file,
                          names, name);
   }
-  /* allowed keys: constraint, solver, and the two modules' parameters */
-  const char *allowed[64];
-  size_t n = 0;
-  allowed[n++] = "constraint";
-  allowed[n++] = "solver";
-  for (const vbc_param_spec *p = s->fluid_constraint->params; p && p->key && n < 62; ++p)
-    allowed[n++] = p->key;
-  for (const vbc_param_spec *p = s->fluid_solver->params; p && p->key && n < 62; ++p)
-    allowed[n++] = p->key;
-  allowed[n] = NULL;
-  if (vbc_json_check_keys(c, f, "method.fluid", allowed) ||
-      vbc_params_resolve(f, s->fluid_constraint->params, c->file, "method.fluid", c->err) ||
-      vbc_params_resolve(f, s->fluid_solver->params, c->file, "method.fluid", c->err))
+  static const char *const fluid_keys[] = {"constraint", "solver", NULL};
+  const vbc_param_spec *fluid_tables[] = {s->fluid_constraint->params, s->fluid_solver->params};
+  if (load_module_params(c, f, "method.fluid", fluid_keys, fluid_tables, 2))
     return c->err->code;
   const cJSON *lo = cJSON_GetObjectItemCaseSensitive(f, "min_iterations");
   const cJSON *hi = cJSON_GetObjectItemCaseSensitive(f, "max_iterations");
@@ -197,15 +208,10 @@ static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          "got %g",
                          c->file, hi->valuedouble, lo->valuedouble);
   s->fluid_params = f;
-  const vbc_block_type *contact = vbc_registry_contact_block();
-  const char *contact_keys[32];
-  n = 0;
-  for (const vbc_param_spec *p = contact->params; p && p->key && n < 30; ++p)
-    contact_keys[n++] = p->key;
-  contact_keys[n] = NULL;
+  static const char *const no_keys[] = {NULL};
+  const vbc_param_spec *contact_table[] = {vbc_registry_contact_block()->params};
   cJSON *ct = vbc_json_object(c, m, "method", "contact", 0);
-  if (ct == NULL || vbc_json_check_keys(c, ct, "method.contact", contact_keys) ||
-      vbc_params_resolve(ct, contact->params, c->file, "method.contact", c->err))
+  if (ct == NULL || load_module_params(c, ct, "method.contact", no_keys, contact_table, 1))
     return c->err->code;
   s->contact_params = ct;
   return VBC_OK;
@@ -239,15 +245,9 @@ static int load_benchmark(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          "%s: benchmark.type: expected one of %s, got \"%s\"", c->file, names,
                          name);
   }
-  const char *allowed[32];
-  size_t n = 0;
-  allowed[n++] = "type";
-  for (const vbc_param_spec *p = s->benchmark->params; p && p->key && n < 30; ++p)
-    allowed[n++] = p->key;
-  allowed[n] = NULL;
-  if (vbc_json_check_keys(c, b, "benchmark", allowed) ||
-      vbc_params_resolve(b, s->benchmark->params, c->file, "benchmark", c->err))
-    return c->err->code;
+  static const char *const type_key[] = {"type", NULL};
+  const vbc_param_spec *table[] = {s->benchmark->params};
+  if (load_module_params(c, b, "benchmark", type_key, table, 1)) return c->err->code;
   s->benchmark_params = b;
   return VBC_OK;
 }
