@@ -66,10 +66,9 @@ static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
   if (r->iterations > st->window_max) st->window_max = r->iterations;
 }
 
-/* Prefix a failure with the step and the time that step was advancing to (as vbc_sim_check
- * does), unless the message already has them. */
+/* Prefix a failure with the step and the time that step was advancing to: the one place that
+ * does, for failures of the coupler and of the state check alike. */
 static int failed_at(vbc_error *err, const vbc_sim *sim) {
-  if (strncmp(err->message, "step ", 5) == 0) return err->code;
   char msg[sizeof err->message];
   snprintf(msg, sizeof msg, "%s", err->message);
   int code = err->code;
@@ -112,7 +111,7 @@ static int one_step(loop *L, vbc_error *err) {
   rep.trace = sampled ? &L->trace : NULL;
   if (sim->coupler->step(sim->coupler_state, sim, &rep, err) != VBC_OK) return failed_at(err, sim);
   sim->time = (double)sim->step * sc->dt;
-  if (vbc_sim_check(sim, err) != VBC_OK) return err->code;
+  if (vbc_sim_check(sim, err) != VBC_OK) return failed_at(err, sim);
   stats_add(&L->stats, &rep.fluid);
   if (rep.fluid.reason == VBC_STOP_MAX_ITERATIONS && L->stats.stops[VBC_STOP_MAX_ITERATIONS] == 1 &&
       L->progress.mode != VBC_PROGRESS_OFF)

@@ -142,11 +142,9 @@ int vbc_sim_check(const vbc_sim *sim, vbc_error *err) {
   vbc_vec x = p->pos[bad], u = p->vel[bad];
   if (!vbc_vec_isfinite(x) || !vbc_vec_isfinite(u))
     return vbc_error_set(err, VBC_EXIT_FAILED,
-                         "step %ld (t = %.6g s): fluid particle %zu has a non-finite position or "
-                         "velocity",
-                         sim->step, sim->time, bad);
+                         "fluid particle %zu has a non-finite position or velocity", bad);
   return vbc_error_set(err, VBC_EXIT_FAILED,
-                       "step %ld (t = %.6g s): fluid particle %zu left the domain at (%.4g, %.4g, "
-                       "%.4g) with speed %.4g m/s",
-                       sim->step, sim->time, bad, x.x, x.y, x.z, vbc_vec_norm(u));
+                       "fluid particle %zu left the domain at (%.4g, %.4g, %.4g) with speed "
+                       "%.4g m/s",
+                       bad, x.x, x.y, x.z, vbc_vec_norm(u));
 }

@@ -37,7 +37,8 @@ int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err);
 void vbc_sim_explicit(vbc_sim *sim);
 /* r^{t+1} = r^t + h u^{t+1} for fluid particles (§2.5). */
 void vbc_sim_advect(vbc_sim *sim);
-/* Non-finite values or a particle outside the domain: VBC_EXIT_FAILED with step and time. */
+/* Non-finite values or a particle outside the domain: VBC_EXIT_FAILED naming the particle (the
+ * time loop adds the step and time). */
 int vbc_sim_check(const vbc_sim *sim, vbc_error *err);
 
 #endif
