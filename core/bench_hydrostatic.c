@@ -102,8 +102,6 @@ static void evaluate(const hydro_state *s, const vbc_sim *sim, hydro_eval *e) {
   e->err_smoothed = sq_theory > 0.0 ? sqrt(sq_smooth / sq_theory) : NAN;
 }
 
-static void hydro_observe(void *state, const vbc_sim *sim) { (void)state, (void)sim; }
-
 static void hydro_series(void *state, const vbc_sim *sim, FILE *out) {
   hydro_eval e;
   evaluate(state, sim, &e);
@@ -157,7 +155,7 @@ const vbc_benchmark_type vbc_benchmark_hydrostatic = {
                       "max_compression,pressure_error_raw,pressure_error_smoothed",
     .alloc = hydro_alloc,
     .free = hydro_free,
-    .observe = hydro_observe,
+    .observe = NULL,
     .series = hydro_series,
     .metrics = hydro_metrics,
 };

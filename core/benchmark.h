@@ -19,7 +19,7 @@ typedef struct vbc_benchmark_type {
   const char *series_columns; /* comma-separated names appended to series.csv, or NULL */
   void *(*alloc)(const struct vbc_sim *sim, const cJSON *params, vbc_error *err);
   void (*free)(void *state);
-  /* After every step (and once at t = 0). */
+  /* After every step (and once at t = 0); NULL if the benchmark needs no history. */
   void (*observe)(void *state, const struct vbc_sim *sim);
   /* The values of series_columns at an output time, each preceded by a comma. */
   void (*series)(void *state, const struct vbc_sim *sim, FILE *out);

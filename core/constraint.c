@@ -219,7 +219,7 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
   double r0 = vbc_problem_residual(pb, per_block);
   res->residual_ref = ref;
   res->residual_scale = scale;
-  res->residual0 = res->residual = r0;
+  res->residual = r0;
   res->iterations = 0;
   res->reason = VBC_STOP_TOLERANCE;
   if (trace_push(trace, r0, per_block, pb->nblocks, err) != VBC_OK) return err->code;

@@ -169,9 +169,9 @@ typedef struct vbc_solve_result {
   int iterations;
   vbc_stop_reason reason;
   /* absolute residuals (vbc_problem_residual): with all impulses zero (the scale of the
-   * right-hand side, ||b|| of a linear solver), at the start (after a warm start), at the end;
-   * residual_scale is the same norm of |b_k| + |J_k u*|, the size of what r_k subtracts */
-  double residual_ref, residual_scale, residual0, residual;
+   * right-hand side, ||b|| of a linear solver) and at the end; residual_scale is the same norm
+   * of |b_k| + |J_k u*|, the size of what r_k subtracts. The trace has the start. */
+  double residual_ref, residual_scale, residual;
 } vbc_solve_result;
 
 /* The residual of all rows: sqrt(sum_k e_k^2 / A_kk) with the natural residual

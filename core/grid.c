@@ -94,7 +94,7 @@ void vbc_grid_free(vbc_grid *g) {
   memset(g, 0, sizeof *g);
 }
 
-void vbc_grid_cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
+static void cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
   c[0] = (long)(cell % (size_t)g->nc[0]);
   c[1] = (long)((cell / (size_t)g->nc[0]) % (size_t)g->nc[1]);
   c[2] = (long)(cell / ((size_t)g->nc[0] * (size_t)g->nc[1]));
@@ -105,7 +105,7 @@ void vbc_grid_cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
 static size_t scan_neighbours(const vbc_grid *g, const vbc_vec *pos, size_t i, double radius,
                               uint32_t *out, double *dist) {
   long c[3];
-  vbc_grid_cell_coords(g, g->cell_of[i], c);
+  cell_coords(g, g->cell_of[i], c);
   long r[3] = {1, 1, 1};
   for (int a = g->dim; a < 3; ++a) r[a] = 0;
   double r2max = radius * radius;

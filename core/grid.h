@@ -54,7 +54,6 @@ typedef struct vbc_colouring {
 int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
                    vbc_error *err);
 void vbc_grid_free(vbc_grid *g);
-void vbc_grid_cell_coords(const vbc_grid *g, size_t cell, long c[3]);
 
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err);

@@ -120,7 +120,7 @@ static int one_step(loop *L, vbc_error *err) {
             L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "", sim->step, sc->fluid_solver->name,
             rep.fluid.iterations, L->stats.last_relres);
   if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep.block_labels);
-  if (L->bench) L->bench->observe(L->bench_state, sim);
+  if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, sim);
   int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
   if (output_step) write_series(L);
   if (sc->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
@@ -170,7 +170,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
     /* n_i of the initial state, so that the first series row is meaningful */
     rc = vbc_sim_neighbours(&L->sim, err);
     if (rc == VBC_OK) vbc_number_density(&L->sim.sys);
-    if (L->bench) L->bench->observe(L->bench_state, &L->sim);
+    if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, &L->sim);
     write_series(L);
     if (rc == VBC_OK && sc->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
     while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
