@@ -103,11 +103,16 @@ static int patch_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *
   return VBC_OK;
 }
 
+static const char *const patch_metric_names[] = {
+    "semi_major_error", "semi_minor_error", "semi_major_final", "semi_minor_final",
+    "semi_major_theory_final", "semi_minor_theory_final", "area_ratio_final", NULL};
+
 const vbc_benchmark_type vbc_benchmark_circular_patch = {
     .name = "circular_patch",
     .summary = "a disk stretched by u = A0 (x, -y): semi-axes vs theory eq. 74-77 "
                "(Miyamoto §5.4)",
     .params = NULL,
+    .metric_names = patch_metric_names,
     .series_columns = "semi_minor,semi_major,semi_minor_theory,semi_major_theory,"
                       "semi_minor_extent,semi_major_extent",
     .alloc = patch_alloc,

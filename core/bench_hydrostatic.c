@@ -146,11 +146,17 @@ static int hydro_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *
   return write_profile(s, sim, e.surface, outdir, err);
 }
 
+static const char *const hydrostatic_metric_names[] = {
+    "max_density_deviation", "mean_density_deviation", "max_compression", "pressure_error_raw",
+    "pressure_error_smoothed", "free_surface_height", "density_particles", "pressure_particles",
+    NULL};
+
 const vbc_benchmark_type vbc_benchmark_hydrostatic = {
     .name = "hydrostatic",
     .summary = "water at rest in a tank: density deviation and pressure vs rho g depth "
                "(Miyamoto §5.2)",
     .params = hydro_params,
+    .metric_names = hydrostatic_metric_names,
     .series_columns = "surface_height,max_density_deviation,mean_density_deviation,"
                       "max_compression,pressure_error_raw,pressure_error_smoothed",
     .alloc = hydro_alloc,

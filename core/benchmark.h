@@ -17,6 +17,8 @@ typedef struct vbc_benchmark_type {
   const char *summary;
   const vbc_param_spec *params;
   const char *series_columns; /* comma-separated names appended to series.csv, or NULL */
+  const char *const *metric_names; /* NULL-terminated: the keys metrics() adds (vbc sweep checks
+                                      a spec's metrics against them before running anything) */
   void *(*alloc)(const struct vbc_sim *sim, const cJSON *params, vbc_error *err);
   void (*free)(void *state);
   /* After every step (and once at t = 0); NULL if the benchmark needs no history. */

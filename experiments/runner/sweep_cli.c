@@ -1,0 +1,196 @@
+/* sweep_cli.c — `vbc sweep SPEC.json …`: options, then check everything (spec, every case's
+ * scene, metrics, plots) before the first case starts; run what is not done; write table.csv and
+ * the plots from the stored results. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiments/runner/sweep.h"
+
+static const char usage[] =
+    "usage: vbc sweep SPEC.json [-j N] [--out DIR] [--cases DIR] [--set KEY=VALUE]...\n"
+    "                 [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "\n"
+    "  -j N             run up to N cases at once (separate processes; one thread each if N > 1)\n"
+    "  --out DIR        table.csv and plots/ go here (default results/sweeps/<spec name>)\n"
+    "  --cases DIR      case directories (default DIR/cases); sweeps sharing it share cases\n"
+    "  --set KEY=VALUE  override a base-scene key in every case (as vbc run --set)\n"
+    "  --force          rerun cases that are already done\n"
+    "  --case ID        run only this case (no table, no plots): one job of a cluster array\n"
+    "  --list           print the cases and their state, and the metrics available; run nothing\n"
+    "  --emit-jobs FILE write one shell command per case still to run (for GNU parallel or a\n"
+    "                   Slurm array job); copy the case directories back to merge the results\n"
+    "\n"
+    "exit codes: 0 every case done, 2 bad spec or arguments, 3 a case failed or the sweep was\n"
+    "interrupted, 4 system error (e.g. gnuplot missing: tables are still written)\n";
+
+typedef struct sweep_args {
+  const char *spec, *out, *cases, *only, *emit;
+  const char *sets[256];
+  int nsets, jobs, force, list;
+} sweep_args;
+
+static int usage_error(const char *fmt, const char *what) {
+  fprintf(stderr, "vbc sweep: ");
+  fprintf(stderr, fmt, what);
+  fprintf(stderr, "\n(see vbc sweep --help)\n");
+  return 2;
+}
+
+static int parse(int argc, char **argv, sweep_args *a) {
+  memset(a, 0, sizeof *a);
+  a->jobs = 1;
+  for (int i = 2; i < argc; ++i) {
+    const char *s = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(s, "-j") == 0 || strcmp(s, "--jobs") == 0) {
+      char *end;
+      long n = next ? strtol(next, &end, 10) : 0;
+      if (next == NULL || *end != '\0' || n < 1 || n > 256)
+        return usage_error("%s: expected a number of jobs from 1 to 256", s);
+      a->jobs = (int)n, ++i;
+    } else if (strcmp(s, "--set") == 0 && next) {
+      if (a->nsets == 256) return usage_error("%s: too many overrides", s);
+      a->sets[a->nsets++] = argv[++i];
+    } else if (strcmp(s, "--out") == 0 && next) {
+      a->out = argv[++i];
+    } else if (strcmp(s, "--cases") == 0 && next) {
+      a->cases = argv[++i];
+    } else if (strcmp(s, "--case") == 0 && next) {
+      a->only = argv[++i];
+    } else if (strcmp(s, "--emit-jobs") == 0 && next) {
+      a->emit = argv[++i];
+    } else if (strcmp(s, "--force") == 0) {
+      a->force = 1;
+    } else if (strcmp(s, "--list") == 0) {
+      a->list = 1;
+    } else if (s[0] == '-') {
+      int takes_value = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--cases") ||
+                        !strcmp(s, "--case") || !strcmp(s, "--emit-jobs");
+      return usage_error(takes_value ? "%s needs a value" : "unknown option %s", s);
+    } else if (a->spec == NULL) {
+      a->spec = s;
+    } else {
+      return usage_error("unexpected argument %s", s);
+    }
+  }
+  if (a->spec == NULL) return usage_error("%s", "a sweep spec (SPEC.json) is needed");
+  if (a->list + (a->only != NULL) + (a->emit != NULL) > 1)
+    return usage_error("%s", "--list, --case and --emit-jobs exclude each other");
+  return 0;
+}
+
+static void list_cases(const vbc_sweep *sw) {
+  printf("sweep %s (%s): %zu cases in %s\n", sw->spec.name, sw->spec.file, sw->ncases,
+         sw->cases_dir);
+  for (size_t i = 0; i < sw->ncases; ++i) {
+    const vbc_sweep_case *c = &sw->cases[i];
+    printf("  %s  %-10s  %s%s%s\n", c->id, vbc_case_state_name(c->state), c->label,
+           c->message[0] ? "  -- " : "", c->message);
+  }
+  printf("metrics available:");
+  for (size_t i = 0; i < sw->nknown; ++i) printf(" %s", sw->known_metrics[i]);
+  printf("\n");
+}
+
+static int report(const vbc_error *err) {
+  fprintf(stderr, "vbc sweep: %s\n", err->message);
+  return err->code;
+}
+
+static size_t count(const vbc_sweep *sw, vbc_case_state s) {
+  size_t n = 0;
+  for (size_t i = 0; i < sw->ncases; ++i) n += !sw->cases[i].is_state && sw->cases[i].state == s;
+  return n;
+}
+
+/* --case ID: that case alone; a replay needs its frozen state first. */
+static int run_one(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *err) {
+  vbc_sweep_case *c = vbc_sweep_find_case(sw, a->only);
+  if (c == NULL)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: no case with id %s (vbc sweep %s --list)",
+                         sw->spec.file, a->only, sw->spec.file);
+  if (!c->is_state && sw->ncases > 0 && sw->cases[0].is_state &&
+      sw->cases[0].state != VBC_CASE_DONE)
+    return vbc_error_set(err, VBC_EXIT_INPUT,
+                         "case %s replays the frozen state of case %s, which is not done: run "
+                         "vbc sweep %s --case %s first",
+                         c->id, sw->cases[0].id, sw->spec.file, sw->cases[0].id);
+  if (c->state == VBC_CASE_DONE && !a->force) {
+    fprintf(stderr, "vbc sweep: case %s is already done (--force reruns it)\n", c->id);
+    return VBC_OK;
+  }
+  if (vbc_sweep_execute(sw, vbc, 1, a->force, c->id, err) != VBC_OK) return err->code;
+  return c->state == VBC_CASE_DONE ? VBC_OK : VBC_EXIT_FAILED;
+}
+
+static int emit(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *err) {
+  /* every job reads the frozen state: make it here, once, before the jobs are spread */
+  if (sw->ncases > 0 && sw->cases[0].is_state && sw->cases[0].state != VBC_CASE_DONE &&
+      vbc_sweep_execute(sw, vbc, 1, 0, sw->cases[0].id, err) != VBC_OK)
+    return err->code;
+  size_t n;
+  if (vbc_sweep_emit_jobs(sw, vbc, a->emit, a->force, &n, err) != VBC_OK) return err->code;
+  printf("wrote %zu commands to %s. Run them with GNU parallel (parallel -j N < %s) or as a "
+         "Slurm array (sbatch --array=1-%zu, each task: sed -n \"${SLURM_ARRAY_TASK_ID}p\" %s | sh), "
+         "copy the case directories into %s, then run the sweep again for the table and plots.\n",
+         n, a->emit, a->emit, n, a->emit, sw->cases_dir);
+  return VBC_OK;
+}
+
+static int run_all(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *err) {
+  int rc = vbc_sweep_execute(sw, vbc, a->jobs, a->force, NULL, err);
+  if (rc != VBC_OK) report(err);
+  vbc_error e2;
+  vbc_error_clear(&e2);
+  if (vbc_sweep_write_table(sw, &e2) != VBC_OK) return report(&e2);
+  fprintf(stderr, "table: %s/table.csv (%zu done, %zu failed, %zu not run)\n", sw->out,
+          count(sw, VBC_CASE_DONE), count(sw, VBC_CASE_FAILED),
+          count(sw, VBC_CASE_PENDING) + count(sw, VBC_CASE_INCOMPLETE));
+  if (vbc_sweep_plot_all(sw, &e2) != VBC_OK) {
+    report(&e2);
+    if (rc == VBC_OK) rc = e2.code;
+  }
+  if (rc == VBC_OK && count(sw, VBC_CASE_FAILED) > 0) {
+    fprintf(stderr, "vbc sweep: %zu case(s) failed; their messages are in table.csv\n",
+            count(sw, VBC_CASE_FAILED));
+    rc = VBC_EXIT_FAILED;
+  }
+  return rc;
+}
+
+int vbc_sweep_main(int argc, char **argv) {
+  if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  sweep_args a;
+  if (parse(argc, argv, &a) != 0) return 2;
+  char vbc[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", vbc, sizeof vbc - 1);
+  if (len <= 0) return fprintf(stderr, "vbc sweep: cannot find the vbc executable\n"), 4;
+  vbc[len] = '\0';
+  vbc_sweep sw;
+  memset(&sw, 0, sizeof sw);
+  vbc_error err;
+  vbc_error_clear(&err);
+  int rc = vbc_sweep_spec_load(&sw.spec, a.spec, a.sets, a.nsets, &err);
+  if (rc == VBC_OK) {
+    if (a.out) snprintf(sw.out, sizeof sw.out, "%s", a.out);
+    else snprintf(sw.out, sizeof sw.out, "results/sweeps/%s", sw.spec.name);
+    if (a.cases) snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s", a.cases);
+    else snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s/cases", sw.out);
+    rc = vbc_sweep_expand(&sw, &err);
+  }
+  if (rc == VBC_OK) {
+    if (a.list) list_cases(&sw);
+    else if (a.only) rc = run_one(&sw, vbc, &a, &err);
+    else if (a.emit) rc = emit(&sw, vbc, &a, &err);
+    else rc = run_all(&sw, vbc, &a, &err), err.code = 0; /* run_all reports its own errors */
+  }
+  if (rc != VBC_OK && err.code != 0) report(&err);
+  vbc_sweep_free(&sw);
+  return rc;
+}

@@ -1,0 +1,315 @@
+/* sweep_exec.c — running the cases: up to N `vbc run` processes at once, each writing into its
+ * case directory, its output in log.txt, its outcome in result.json.
+ *
+ * Why processes and not threads: a case that crashes or is killed cannot take the others with
+ * it, each case is exactly what `vbc run` would do by hand, and a cluster can run the same
+ * commands (--emit-jobs). With more than one job each case gets one OpenMP thread (DESIGN.md §6:
+ * on 2 cores, oversubscribed threads are slower than none). Children die with the runner
+ * (PR_SET_PDEATHSIG), so a killed sweep leaves incomplete directories, never a run that goes on
+ * writing into a directory the next sweep is about to clear. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/files.h"
+#include "core/json_util.h"
+#include "core/progress.h"
+#include "experiments/runner/sweep.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) { interrupted = sig; }
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+/* A case directory starts empty: nothing of a killed or forced earlier run survives. */
+static int fresh_dir(const char *dir, vbc_error *err) {
+  struct stat st;
+  if (stat(dir, &st) == 0 && nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "cannot clear %s: %s", dir, strerror(errno));
+  return vbc_mkdir_p(dir, err);
+}
+
+static int write_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, char **argv,
+                           vbc_error *err) {
+  char dir[1100], path[1200];
+  vbc_sweep_case_dir(sw, c, dir, sizeof dir);
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "id", c->id);
+  cJSON_AddStringToObject(root, "sweep", sw->spec.file);
+  cJSON_AddStringToObject(root, "label", c->label);
+  cJSON *values = cJSON_AddObjectToObject(root, "values");
+  for (size_t k = 0; !c->is_state && k < sw->spec.nkeys; ++k) {
+    const char *eq = strchr(c->sets[k], '=');
+    char key[256];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - c->sets[k]), c->sets[k]);
+    cJSON_AddItemToObject(values, key, cJSON_Duplicate(c->values[k], 1));
+  }
+  cJSON_AddNumberToObject(root, "repeat", c->repeat);
+  cJSON *cmd = cJSON_AddArrayToObject(root, "command");
+  for (size_t i = 0; argv[i]; ++i) cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  snprintf(path, sizeof path, "%s/case.json", dir);
+  int rc = vbc_write_file_atomic(path, text, err);
+  free(text);
+  return rc;
+}
+
+/* The message of a failed run: the first "vbc: " line of its log that is not a note. */
+static void log_message(const char *dir, char *out, size_t size) {
+  char path[1200], line[1024];
+  snprintf(path, sizeof path, "%s/log.txt", dir);
+  FILE *f = fopen(path, "r");
+  out[0] = '\0';
+  while (f && fgets(line, sizeof line, f)) {
+    if (strncmp(line, "vbc: ", 5) != 0 || strncmp(line, "vbc: warning", 12) == 0 ||
+        strncmp(line, "vbc: the last good", 18) == 0 || strncmp(line, "vbc: wrote", 10) == 0)
+      continue;
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(out, size, "%.500s", line + 5);
+    break;
+  }
+  if (f) fclose(f);
+}
+
+static int write_result(const vbc_sweep *sw, vbc_sweep_case *c, int code, double seconds,
+                        vbc_error *err) {
+  char dir[1100], path[1200];
+  vbc_sweep_case_dir(sw, c, dir, sizeof dir);
+  if (code != 0) log_message(dir, c->message, sizeof c->message);
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "id", c->id);
+  cJSON_AddNumberToObject(root, "exit_code", code);
+  cJSON_AddStringToObject(root, "message", code ? c->message : "");
+  cJSON_AddNumberToObject(root, "seconds", seconds);
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  snprintf(path, sizeof path, "%s/result.json", dir);
+  int rc = vbc_write_file_atomic(path, text, err);
+  free(text);
+  return rc;
+}
+
+typedef struct slot {
+  pid_t pid;
+  vbc_sweep_case *c;
+  double started;
+} slot;
+
+static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc, int threads,
+                        vbc_error *err) {
+  char dir[1100], log[1200];
+  vbc_sweep_case_dir(sw, c, dir, sizeof dir);
+  char **argv = vbc_sweep_case_argv(sw, c, vbc, threads);
+  if (argv == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory"), -1;
+  if (fresh_dir(dir, err) != VBC_OK || write_case_json(sw, c, argv, err) != VBC_OK) {
+    vbc_sweep_argv_free(argv);
+    return -1;
+  }
+  snprintf(log, sizeof log, "%s/log.txt", dir);
+  pid_t parent = getpid();
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) dup2(null, 0), close(null);
+    execv(vbc, argv);
+    fprintf(stderr, "vbc: cannot run %s: %s\n", vbc, strerror(errno));
+    _exit(4);
+  }
+  vbc_sweep_argv_free(argv);
+  if (pid < 0) return vbc_error_set(err, VBC_EXIT_SYSTEM, "fork: %s", strerror(errno)), -1;
+  return pid;
+}
+
+static void format_duration(double s, char *buf, size_t size) {
+  if (s < 60) snprintf(buf, size, "%.1f s", s);
+  else if (s < 3600) snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+  else snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+typedef struct tally {
+  size_t total, finished, ran, failed, queued;
+  double t0;
+} tally;
+
+/* "[ 3/12] 1a2b3c4d5e6f spacing=0.01  ok  12.3 s  semi_major_error=0.0064 | ETA 1m12s" */
+static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds, tally *t) {
+  char took[32], eta[32] = "";
+  format_duration(seconds, took, sizeof took);
+  size_t left = t->queued - t->ran;
+  if (left > 0) {
+    format_duration((vbc_now() - t->t0) / (double)t->ran * (double)left, eta, sizeof eta);
+  }
+  fprintf(stderr, "[%*zu/%zu] %s %s  %s  %s", t->total > 99 ? 3 : 2, t->finished, t->total,
+          c->id, c->label, c->state == VBC_CASE_DONE ? "ok" : "FAILED", took);
+  if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0) {
+    cJSON *summary = vbc_sweep_case_summary(sw, c);
+    for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m)
+      fprintf(stderr, "  %s=%.4g", sw->spec.metrics[m],
+              vbc_sweep_case_metric(summary, sw->spec.metrics[m]));
+    cJSON_Delete(summary);
+  } else if (c->state != VBC_CASE_DONE) {
+    fprintf(stderr, "  %s", c->message);
+  }
+  if (left > 0) fprintf(stderr, "  | %zu left, ETA %s", left, eta);
+  fputc('\n', stderr);
+}
+
+static int finish_case(const vbc_sweep *sw, slot *s, int status, tally *t, vbc_error *err) {
+  double seconds = vbc_now() - s->started;
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status) && interrupted) return VBC_OK; /* stays incomplete: rerun next time */
+  if (write_result(sw, s->c, code, seconds, err) != VBC_OK) return err->code;
+  vbc_sweep_refresh_state(sw, s->c);
+  if (code != 0 && s->c->state == VBC_CASE_DONE) s->c->state = VBC_CASE_FAILED;
+  if (WIFSIGNALED(status) && s->c->message[0] == '\0')
+    snprintf(s->c->message, sizeof s->c->message, "killed by signal %d", WTERMSIG(status));
+  t->finished++, t->ran++;
+  t->failed += s->c->state != VBC_CASE_DONE;
+  report(sw, s->c, seconds, t);
+  return VBC_OK;
+}
+
+static int needs_run(const vbc_sweep_case *c, int force) {
+  return force || c->state == VBC_CASE_PENDING || c->state == VBC_CASE_INCOMPLETE;
+}
+
+/* Wait for one child; returns its slot index or -1 (interrupted, or no child). */
+static int wait_one(slot *slots, int jobs, int *status) {
+  for (;;) {
+    pid_t pid = waitpid(-1, status, 0);
+    if (pid < 0) return -1;
+    for (int i = 0; i < jobs; ++i)
+      if (slots[i].pid == pid) return i;
+  }
+}
+
+static void stop_children(slot *slots, int jobs) {
+  for (int i = 0; i < jobs; ++i)
+    if (slots[i].pid > 0) kill(slots[i].pid, SIGTERM);
+  for (int i = 0; i < jobs; ++i)
+    if (slots[i].pid > 0) waitpid(slots[i].pid, NULL, 0);
+}
+
+static int run_queue(vbc_sweep *sw, vbc_sweep_case **queue, size_t nq, const char *vbc,
+                     int jobs, tally *t, vbc_error *err) {
+  slot *slots = vbc_calloc((size_t)jobs, sizeof *slots, err);
+  if (slots == NULL) return err->code;
+  size_t next = 0;
+  int running = 0, rc = VBC_OK;
+  while (rc == VBC_OK && !interrupted && (next < nq || running > 0)) {
+    for (int i = 0; i < jobs && next < nq && !interrupted && rc == VBC_OK; ++i) {
+      if (slots[i].pid > 0) continue;
+      slots[i].c = queue[next++];
+      slots[i].started = vbc_now();
+      slots[i].pid = start_case(sw, slots[i].c, vbc, jobs > 1 ? 1 : 0, err);
+      if (slots[i].pid < 0) rc = err->code, slots[i].pid = 0;
+      else running++;
+    }
+    int status, i = rc == VBC_OK && !interrupted ? wait_one(slots, jobs, &status) : -1;
+    if (i < 0) continue;
+    rc = finish_case(sw, &slots[i], status, t, err);
+    slots[i].pid = 0;
+    running--;
+  }
+  stop_children(slots, jobs);
+  free(slots);
+  if (rc == VBC_OK && interrupted)
+    rc = vbc_error_set(err, VBC_EXIT_FAILED,
+                       "interrupted by signal %d: unfinished cases stay incomplete and run again "
+                       "when the sweep is restarted", (int)interrupted);
+  return rc;
+}
+
+static void install_handlers(struct sigaction *old_int, struct sigaction *old_term) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns, the loop sees the flag */
+  sigemptyset(&sa.sa_mask);
+  interrupted = 0;
+  sigaction(SIGINT, &sa, old_int);
+  sigaction(SIGTERM, &sa, old_term);
+}
+
+int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const char *only,
+                      vbc_error *err) {
+  vbc_sweep_case **queue = vbc_calloc(sw->ncases ? sw->ncases : 1, sizeof *queue, err);
+  if (queue == NULL) return err->code;
+  tally t = {.total = sw->ncases, .t0 = vbc_now()};
+  size_t nq = 0;
+  for (size_t i = 0; i < sw->ncases; ++i) {
+    vbc_sweep_case *c = &sw->cases[i];
+    int wanted = only == NULL || strcmp(c->id, only) == 0;
+    if (wanted && needs_run(c, force)) queue[nq++] = c;
+    else t.finished++;
+  }
+  t.queued = nq;
+  fprintf(stderr, "sweep %s: %zu cases, %zu to run%s, output in %s\n", sw->spec.name, sw->ncases,
+          nq, nq > 1 && jobs > 1 ? " (one thread each)" : "", sw->out);
+  int rc = VBC_OK;
+  /* the frozen state comes first: every other case reads it */
+  size_t first = nq > 0 && queue[0]->is_state ? 1 : 0;
+  struct sigaction old_int, old_term;
+  install_handlers(&old_int, &old_term);
+  if (first) rc = run_queue(sw, queue, 1, vbc, 1, &t, err);
+  if (rc == VBC_OK && first && queue[0]->state != VBC_CASE_DONE)
+    rc = vbc_error_set(err, VBC_EXIT_FAILED, "the frozen-state case %s failed: %s", queue[0]->id,
+                       queue[0]->message);
+  if (rc == VBC_OK) rc = run_queue(sw, queue + first, nq - first, vbc, jobs, &t, err);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  free(queue);
+  return rc;
+}
+
+int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, int force,
+                        size_t *njobs, vbc_error *err) {
+  char cwd[1024];
+  if (getcwd(cwd, sizeof cwd) == NULL)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "getcwd: %s", strerror(errno));
+  size_t cap = 4096, len = 0;
+  char *text = malloc(cap);
+  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  text[0] = '\0';
+  *njobs = 0;
+  for (size_t i = 0; i < sw->ncases; ++i) {
+    const vbc_sweep_case *c = &sw->cases[i];
+    if (c->is_state || !needs_run(c, force)) continue;
+    char line[4096];
+    int n = snprintf(line, sizeof line, "cd '%s' && '%s' sweep '%s' --out '%s' --cases '%s' "
+                     "--case %s%s\n", cwd, vbc, sw->spec.file, sw->out, sw->cases_dir, c->id,
+                     force ? " --force" : "");
+    if (n >= (int)sizeof line) continue;
+    while (len + (size_t)n + 1 > cap) {
+      char *t = realloc(text, cap *= 2);
+      if (t == NULL) return free(text), vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+      text = t;
+    }
+    memcpy(text + len, line, (size_t)n + 1);
+    len += (size_t)n;
+    (*njobs)++;
+  }
+  int rc = vbc_write_file_atomic(path, text, err);
+  free(text);
+  return rc;
+}

@@ -1,0 +1,94 @@
+/* sweep_gnuplot.c — see sweep_gnuplot.h. Scripts are self-contained: `gnuplot NAME.gp` in the
+ * plots directory redraws every format, so a user can restyle a figure and rerun it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "experiments/runner/sweep_gnuplot.h"
+
+const char *vbc_gnuplot_find(char *buf, size_t size) {
+  const char *name = getenv("VBC_GNUPLOT");
+  if (name == NULL || name[0] == '\0') name = "gnuplot";
+  if (strchr(name, '/')) {
+    snprintf(buf, size, "%s", name);
+    return access(buf, X_OK) == 0 ? buf : NULL;
+  }
+  const char *path = getenv("PATH");
+  if (path == NULL) path = "/usr/local/bin:/usr/bin:/bin";
+  for (const char *p = path; *p;) {
+    size_t len = strcspn(p, ":");
+    snprintf(buf, size, "%.*s/%s", (int)len, len ? p : ".", name);
+    if (access(buf, X_OK) == 0) return buf;
+    p += len + (p[len] == ':');
+  }
+  return NULL;
+}
+
+const char *vbc_gp_quote(const char *s, char *buf, size_t size) {
+  size_t n = 0;
+  for (; s && *s && n + 1 < size; ++s)
+    if (*s != '"' && *s != '\\') buf[n++] = *s;
+  buf[n] = '\0';
+  return buf;
+}
+
+void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const char *xlabel,
+                 const char *ylabel) {
+  char q[512];
+  fprintf(f, "# %s.gp: %s plot of sweep %s (%s), written by vbc sweep.\n", pl->name,
+          vbc_plot_kind_name(pl->kind), sw->spec.name, sw->spec.file);
+  fprintf(f, "# Edit and rerun in this directory: gnuplot %s.gp\n", pl->name);
+  fprintf(f, "set encoding utf8\n");
+  fprintf(f, "set title \"%s\" noenhanced\n", vbc_gp_quote(pl->title, q, sizeof q));
+  fprintf(f, "set xlabel \"%s\" noenhanced\n",
+          vbc_gp_quote(pl->xlabel ? pl->xlabel : xlabel, q, sizeof q));
+  fprintf(f, "set ylabel \"%s\" noenhanced\n",
+          vbc_gp_quote(pl->ylabel ? pl->ylabel : ylabel, q, sizeof q));
+  if (pl->logx) fprintf(f, "set logscale x\nset format x \"%%g\"\n");
+  if (pl->logy) fprintf(f, "set logscale y\nset format y \"%%.0e\"\n");
+  fprintf(f, "set grid\nset key noenhanced box opaque\n");
+}
+
+void vbc_gp_render(FILE *f, const char *name, const char *plot_command) {
+  fprintf(f,
+          "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+          "  set terminal pngcairo size 960,640 font \",11\"\n"
+          "} else {\n"
+          "  set terminal png size 960,640\n"
+          "}\n"
+          "set output \"%s.png\"\n"
+          "%s\n"
+          "set terminal svg size 960,640 font \"sans,11\"\n"
+          "set output \"%s.svg\"\n"
+          "replot\n"
+          "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n"
+          "  set terminal pdfcairo size 6in,4in font \",9\"\n"
+          "  set output \"%s.pdf\"\n"
+          "  replot\n"
+          "}\n"
+          "set output\n",
+          name, plot_command, name, name);
+}
+
+int vbc_gnuplot_run(const char *gnuplot, const char *dir, const char *script, const char *log,
+                    vbc_error *err) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return vbc_error_set(err, VBC_EXIT_SYSTEM, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (chdir(dir) != 0) _exit(126);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
+    execl(gnuplot, gnuplot, script, (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return vbc_error_set(err, VBC_EXIT_SYSTEM, "waitpid: %s", strerror(errno));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return VBC_OK;
+  return vbc_error_set(err, VBC_EXIT_SYSTEM, "gnuplot failed on %s/%s (see %s/%s)", dir, script,
+                       dir, log);
+}

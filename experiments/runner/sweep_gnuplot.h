@@ -1,0 +1,29 @@
+/* sweep_gnuplot.h — gnuplot as an external program: finding it, the common head and the
+ * rendering tail of every script the runner writes, and running a script. */
+#ifndef VBC_SWEEP_GNUPLOT_H
+#define VBC_SWEEP_GNUPLOT_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+#include "experiments/runner/sweep.h"
+
+/* $VBC_GNUPLOT if set (a path or a name looked up in PATH), else gnuplot in PATH; NULL if it is
+ * not there. */
+const char *vbc_gnuplot_find(char *buf, size_t size);
+
+/* Title, axis labels, log scales, grid and key of a plot. */
+void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const char *xlabel,
+                 const char *ylabel);
+/* Draw `plot_command` into NAME.png (pngcairo, else png), NAME.svg and NAME.pdf (pdfcairo, when
+ * that terminal exists). */
+void vbc_gp_render(FILE *f, const char *name, const char *plot_command);
+/* A string for a gnuplot double-quoted literal (quotes and backslashes dropped). */
+const char *vbc_gp_quote(const char *s, char *buf, size_t size);
+
+/* Run `gnuplot SCRIPT` in dir with its output in dir/LOG; VBC_EXIT_SYSTEM naming the log when
+ * gnuplot fails. */
+int vbc_gnuplot_run(const char *gnuplot, const char *dir, const char *script, const char *log,
+                    vbc_error *err);
+
+#endif

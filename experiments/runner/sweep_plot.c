@@ -1,0 +1,458 @@
+/* sweep_plot.c — the plots of a sweep: for each, DIR/plots/NAME.dat (the numbers drawn, taken
+ * from the finished cases' files) and NAME.gp (the script that drew them), rendered by gnuplot.
+ * Kinds (docs/sweep-format.md): metric, spatial_convergence (with the fitted order in the key),
+ * series, convergence, script; any of the first four can add reference curves from data files. */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/files.h"
+#include "experiments/runner/sweep_csv.h"
+#include "experiments/runner/sweep_gnuplot.h"
+
+typedef struct buf {
+  char *s;
+  size_t len, cap;
+  int oom;
+} buf;
+
+static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(buf *b, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = b->oom ? 0 : vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+    va_end(ap);
+    if (b->oom || (b->s && b->len + (size_t)n < b->cap)) {
+      b->len += b->oom ? 0 : (size_t)n;
+      return;
+    }
+    size_t cap = 2 * (b->cap + (size_t)n + 64);
+    char *s = realloc(b->s, cap);
+    if (s == NULL) {
+      b->oom = 1;
+      return;
+    }
+    b->s = s, b->cap = cap;
+  }
+}
+
+/* One plot being written: its data file, the curves of its plot command, the curve count. */
+typedef struct plot_job {
+  vbc_sweep *sw;
+  const vbc_sweep_plot *pl;
+  char dir[1100];
+  FILE *dat;
+  size_t blocks;
+  buf cmd;
+  int curves;
+} plot_job;
+
+static int key_index(const vbc_sweep_spec *s, const char *key) {
+  int k = 0;
+  for (size_t a = 0; a < s->naxes; ++a)
+    for (size_t j = 0; j < s->axes[a].nkeys; ++j, ++k)
+      if (strcmp(s->axes[a].keys[j], key) == 0) return k;
+  return -1;
+}
+
+static const cJSON *axis_list(const vbc_sweep_spec *s, const char *key) {
+  for (size_t a = 0; a < s->naxes; ++a)
+    for (size_t j = 0; j < s->axes[a].nkeys; ++j)
+      if (strcmp(s->axes[a].keys[j], key) == 0) return s->axes[a].lists[j];
+  return NULL;
+}
+
+static int plotted(const vbc_sweep *sw, const vbc_sweep_case *c, const cJSON *where) {
+  if (c->is_state || c->state != VBC_CASE_DONE) return 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, where) {
+    int k = key_index(&sw->spec, e->string);
+    if (k < 0 || !cJSON_Compare(c->values[k], e, 1)) return 0;
+  }
+  return 1;
+}
+
+static void value_text(const cJSON *v, char *out, size_t size) {
+  if (cJSON_IsString(v)) {
+    snprintf(out, size, "%s", v->valuestring);
+  } else if (cJSON_IsNumber(v)) {
+    snprintf(out, size, "%g", v->valuedouble);
+  } else {
+    char *t = cJSON_PrintUnformatted(v);
+    snprintf(out, size, "%s", t ? t : "?");
+    free(t);
+  }
+}
+
+/* A curve's name: the case's varied values except those the plot fixes (x, series, where). */
+static void case_title(const plot_job *J, const vbc_sweep_case *c, char *out, size_t size) {
+  const vbc_sweep_spec *s = &J->sw->spec;
+  size_t n = 0;
+  out[0] = '\0';
+  for (size_t a = 0, k = 0; a < s->naxes; ++a)
+    for (size_t j = 0; j < s->axes[a].nkeys; ++j, ++k) {
+      const char *key = s->axes[a].keys[j];
+      if ((J->pl->x && strcmp(key, J->pl->x) == 0) ||
+          (J->pl->where && cJSON_GetObjectItemCaseSensitive(J->pl->where, key)))
+        continue;
+      char v[128];
+      value_text(c->values[k], v, sizeof v);
+      n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s=%s", n ? " " : "", key, v);
+      if (n >= size) return;
+    }
+  if (n == 0) snprintf(out, size, "%s", c->id);
+}
+
+static void curve(plot_job *J, const char *spec, const char *title) {
+  char q[512];
+  bprintf(&J->cmd, "%s \\\n  %s title \"%s\"", J->curves ? "," : "plot", spec,
+          vbc_gp_quote(title, q, sizeof q));
+  J->curves++;
+}
+
+static void begin_block(plot_job *J, const char *comment) {
+  if (J->blocks++) fprintf(J->dat, "\n\n");
+  fprintf(J->dat, "# %s\n", comment);
+}
+
+/* --- metric and spatial_convergence ------------------------------------------------------ */
+
+typedef struct point {
+  double x;
+  const vbc_sweep_case *c;
+  char label[128];
+} point;
+
+static int by_x(const void *a, const void *b) {
+  double u = ((const point *)a)->x, v = ((const point *)b)->x;
+  return (u > v) - (u < v);
+}
+
+/* The points of one series: done cases with that series value, x as number or category. */
+static size_t gather(plot_job *J, const cJSON *series_value, point *pts) {
+  const vbc_sweep_spec *s = &J->sw->spec;
+  int kx = key_index(s, J->pl->x), ks = J->pl->series ? key_index(s, J->pl->series) : -1;
+  const cJSON *xs = axis_list(s, J->pl->x);
+  size_t n = 0;
+  for (size_t i = 0; i < J->sw->ncases; ++i) {
+    const vbc_sweep_case *c = &J->sw->cases[i];
+    if (!plotted(J->sw, c, J->pl->where)) continue;
+    if (ks >= 0 && !cJSON_Compare(c->values[ks], series_value, 1)) continue;
+    const cJSON *xv = c->values[kx];
+    point *p = &pts[n++];
+    p->c = c;
+    value_text(xv, p->label, sizeof p->label);
+    p->x = cJSON_IsNumber(xv) ? xv->valuedouble : NAN;
+    for (int j = 0; !cJSON_IsNumber(xv) && j < cJSON_GetArraySize(xs); ++j)
+      if (cJSON_Compare(cJSON_GetArrayItem(xs, j), xv, 1)) p->x = j + 1;
+  }
+  qsort(pts, n, sizeof *pts, by_x);
+  return n;
+}
+
+static void fit_curve(plot_job *J, const point *pts, size_t n, size_t j, const char *name,
+                      FILE *fits) {
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  if (x == NULL || y == NULL) return free(x), free(y);
+  for (size_t i = 0; i < n; ++i) {
+    cJSON *summary = vbc_sweep_case_summary(J->sw, pts[i].c);
+    x[i] = pts[i].x;
+    y[i] = vbc_sweep_case_metric(summary, J->pl->y[j]);
+    cJSON_Delete(summary);
+  }
+  double order, c;
+  size_t used = vbc_fit_order(x, y, n, &order, &c);
+  free(x), free(y);
+  char title[400], spec[200];
+  if (used == 0) {
+    printf("plot %s: %s: fewer than 2 points with positive values, no order fitted\n",
+           J->pl->name, name);
+    return;
+  }
+  printf("plot %s: %s ~ %s^%.3f (order %.2f, fitted to %zu points)\n", J->pl->name, name,
+         J->pl->x, order, order, used);
+  fprintf(fits, "\"%s\",%s,%.6g,%.6g,%zu\n", name, J->pl->y[j], order, c, used);
+  snprintf(spec, sizeof spec, "%.10g*x**%.10g with lines dt 2 lc %d", c, order, J->curves);
+  snprintf(title, sizeof title, "fit: order %.2f", order);
+  curve(J, spec, title);
+}
+
+static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FILE *fits) {
+  size_t n = gather(J, series_value, pts);
+  if (n == 0) return;
+  char group[200] = "", value[160];
+  if (series_value) { /* "solver=pgs": the last part of the key names the series */
+    const char *dot = strrchr(J->pl->series, '.');
+    value_text(series_value, value, sizeof value);
+    snprintf(group, sizeof group, "%.30s=%s", dot ? dot + 1 : J->pl->series, value);
+  }
+  char comment[300];
+  snprintf(comment, sizeof comment, "%s: columns x, x label, %s ...",
+           series_value ? group : "all cases", J->pl->y[0]);
+  begin_block(J, comment);
+  for (size_t i = 0; i < n; ++i) {
+    cJSON *summary = vbc_sweep_case_summary(J->sw, pts[i].c);
+    fprintf(J->dat, "%.10g \"%s\"", pts[i].x, pts[i].label);
+    for (size_t j = 0; j < J->pl->ny; ++j)
+      fprintf(J->dat, " %.10g", vbc_sweep_case_metric(summary, J->pl->y[j]));
+    fputc('\n', J->dat);
+    cJSON_Delete(summary);
+  }
+  int categorical = !cJSON_IsNumber(cJSON_GetArrayItem(axis_list(&J->sw->spec, J->pl->x), 0));
+  for (size_t j = 0; j < J->pl->ny; ++j) {
+    char spec[300], title[400];
+    snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:%zu%s with linespoints pt 7 lc %d",
+             J->pl->name, J->blocks - 1, j + 3, categorical ? ":xtic(2)" : "", J->curves + 1);
+    snprintf(title, sizeof title, "%s%s%s", J->pl->ny > 1 || !series_value ? J->pl->y[j] : "",
+             J->pl->ny > 1 && series_value ? ", " : "", series_value ? group : "");
+    curve(J, spec, title);
+    if (J->pl->kind == VBC_PLOT_ORDER) fit_curve(J, pts, n, j, title, fits);
+  }
+}
+
+static int metric_plot(plot_job *J, vbc_error *err) {
+  point *pts = vbc_calloc(J->sw->ncases ? J->sw->ncases : 1, sizeof *pts, err);
+  if (pts == NULL) return err->code;
+  FILE *fits = NULL;
+  vbc_file fitfile = {0};
+  if (J->pl->kind == VBC_PLOT_ORDER) {
+    char path[1300];
+    snprintf(path, sizeof path, "%s/%s.fit.csv", J->dir, J->pl->name);
+    if (vbc_file_open(&fitfile, path, ".tmp", err) != VBC_OK) return free(pts), err->code;
+    fits = fitfile.f;
+    fprintf(fits, "curve,metric,order,constant,points\n");
+  }
+  const cJSON *values = J->pl->series ? axis_list(&J->sw->spec, J->pl->series) : NULL;
+  if (values == NULL) {
+    metric_group(J, NULL, pts, fits);
+  } else {
+    const cJSON *v;
+    cJSON_ArrayForEach(v, values) metric_group(J, v, pts, fits);
+  }
+  free(pts);
+  return fits ? vbc_file_commit(&fitfile, err) : VBC_OK;
+}
+
+/* --- series and convergence --------------------------------------------------------------- */
+
+static int case_table(plot_job *J, const vbc_sweep_case *c, const char *file, vbc_table *t,
+                      vbc_error *err) {
+  char dir[1100], path[1300];
+  snprintf(path, sizeof path, "%s/%s", vbc_sweep_case_dir(J->sw, c, dir, sizeof dir), file);
+  return vbc_table_read(t, path, err);
+}
+
+static int missing_column(plot_job *J, const vbc_sweep_case *c, const char *file,
+                          const char *col, vbc_error *err) {
+  char dir[1100];
+  return vbc_error_set(err, VBC_EXIT_INPUT, "%s: plot %s: no column '%s' in %s/%s",
+                       J->sw->spec.file, J->pl->name, col,
+                       vbc_sweep_case_dir(J->sw, c, dir, sizeof dir), file);
+}
+
+static int series_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err) {
+  vbc_table t;
+  if (case_table(J, c, J->pl->file, &t, err) != VBC_OK) return vbc_table_free(&t), err->code;
+  int cols[64], ny = (int)(J->pl->ny < 63 ? J->pl->ny : 63);
+  cols[0] = vbc_table_column_named(&t, J->pl->x);
+  if (cols[0] < 0) return vbc_table_free(&t), missing_column(J, c, J->pl->file, J->pl->x, err);
+  for (int j = 0; j < ny; ++j)
+    if ((cols[j + 1] = vbc_table_column_named(&t, J->pl->y[j])) < 0)
+      return vbc_table_free(&t), missing_column(J, c, J->pl->file, J->pl->y[j], err);
+  char title[300];
+  case_title(J, c, title, sizeof title);
+  begin_block(J, title);
+  for (size_t r = 0; r < t.nrows; ++r) {
+    for (int j = 0; j <= ny; ++j) fprintf(J->dat, "%s%s", j ? " " : "", vbc_table_cell(&t, r, cols[j]));
+    fputc('\n', J->dat);
+  }
+  vbc_table_free(&t);
+  for (int j = 0; j < ny; ++j) {
+    char spec[200], name[400];
+    snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:%d with lines lw 2", J->pl->name,
+             J->blocks - 1, j + 2);
+    snprintf(name, sizeof name, "%s%s%s", ny > 1 ? J->pl->y[j] : "", ny > 1 ? " " : "", title);
+    curve(J, spec, name);
+  }
+  return VBC_OK;
+}
+
+/* The block a convergence curve follows: as asked, else "total" when the solve had several
+ * blocks, else the only one. */
+static const char *pick_block(const plot_job *J, const vbc_table *t, int cs, int cb, long step) {
+  if (J->pl->block) return J->pl->block;
+  const char *first = NULL;
+  for (size_t r = 0; r < t->nrows; ++r) {
+    if ((long)vbc_table_number(t, r, cs) != step) continue;
+    const char *b = vbc_table_cell(t, r, cb);
+    if (strcmp(b, "total") == 0) return b;
+    if (first == NULL) first = b;
+  }
+  return first ? first : "";
+}
+
+static int convergence_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err) {
+  vbc_table t;
+  if (case_table(J, c, "convergence.csv", &t, err) != VBC_OK) return vbc_table_free(&t), err->code;
+  const char *need[] = {"step", "block", "iteration", "relative_residual", J->pl->x};
+  int col[5];
+  for (int k = 0; k < 5; ++k)
+    if ((col[k] = vbc_table_column_named(&t, need[k])) < 0)
+      return vbc_table_free(&t), missing_column(J, c, "convergence.csv", need[k], err);
+  long step = J->pl->step;
+  for (size_t r = 0; step == 0 && r < t.nrows; ++r)
+    if (r + 1 == t.nrows) step = (long)vbc_table_number(&t, r, col[0]);
+  const char *block = pick_block(J, &t, col[0], col[1], step);
+  char title[300], comment[400];
+  case_title(J, c, title, sizeof title);
+  snprintf(comment, sizeof comment, "%s: step %ld, block %s: %s relative_residual", title, step,
+           block, J->pl->x);
+  begin_block(J, comment);
+  size_t rows = 0;
+  for (size_t r = 0; r < t.nrows; ++r) {
+    if ((long)vbc_table_number(&t, r, col[0]) != step || strcmp(vbc_table_cell(&t, r, col[1]), block))
+      continue;
+    fprintf(J->dat, "%s %s\n", vbc_table_cell(&t, r, col[4]), vbc_table_cell(&t, r, col[3]));
+    rows++;
+  }
+  vbc_table_free(&t);
+  char spec[200];
+  snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:2 with lines lw 2", J->pl->name,
+           J->blocks - 1);
+  if (rows > 0) curve(J, spec, title);
+  return VBC_OK;
+}
+
+static int per_case_plot(plot_job *J, vbc_error *err) {
+  for (size_t i = 0; i < J->sw->ncases; ++i) {
+    const vbc_sweep_case *c = &J->sw->cases[i];
+    if (!plotted(J->sw, c, J->pl->where)) continue;
+    int rc = J->pl->kind == VBC_PLOT_SERIES ? series_case(J, c, err) : convergence_case(J, c, err);
+    if (rc != VBC_OK) return rc;
+  }
+  return VBC_OK;
+}
+
+/* --- references and the script ------------------------------------------------------------- */
+
+static int reference(plot_job *J, size_t k, vbc_error *err) {
+  const vbc_plot_reference *r = &J->pl->refs[k];
+  vbc_table t;
+  char path[1300], name[300];
+  if (vbc_table_read(&t, r->file, err) != VBC_OK) return vbc_table_free(&t), err->code;
+  int cx = vbc_table_column(&t, r->x), cy = vbc_table_column(&t, r->y);
+  if (cx < 0 || cy < 0) {
+    vbc_table_free(&t);
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: plot %s: reference %s has no column %s",
+                         J->sw->spec.file, J->pl->name, r->file, cx < 0 ? "x" : "y");
+  }
+  snprintf(name, sizeof name, "%.200s.ref%zu.dat", J->pl->name, k);
+  if (snprintf(path, sizeof path, "%s/%s", J->dir, name) >= (int)sizeof path)
+    return vbc_table_free(&t), vbc_error_set(err, VBC_EXIT_INPUT, "%s: path too long", J->dir);
+  vbc_file f;
+  if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return vbc_table_free(&t), err->code;
+  fprintf(f.f, "# from %s\n", r->file);
+  for (size_t i = 0; i < t.nrows; ++i)
+    fprintf(f.f, "%s %s\n", vbc_table_cell(&t, i, cx), vbc_table_cell(&t, i, cy));
+  vbc_table_free(&t);
+  if (vbc_file_commit(&f, err) != VBC_OK) return err->code;
+  char spec[400];
+  snprintf(spec, sizeof spec, "\"%s\" using 1:2 with %s", name,
+           strcmp(r->style, "lines") == 0 ? "lines lw 2 dt 3 lc rgb \"black\""
+                                          : "points pt 6 ps 1.2 lc rgb \"black\"");
+  curve(J, spec, r->title);
+  return VBC_OK;
+}
+
+static const char *default_ylabel(const vbc_sweep_plot *pl) {
+  if (pl->kind == VBC_PLOT_CONVERGENCE) return "relative residual";
+  return pl->ny == 1 ? pl->y[0] : "value";
+}
+
+/* Write NAME.dat and NAME.gp of one data plot. */
+static int data_plot(plot_job *J, vbc_error *err) {
+  char path[1300];
+  vbc_file dat, gp;
+  snprintf(path, sizeof path, "%s/%s.dat", J->dir, J->pl->name);
+  if (vbc_file_open(&dat, path, ".tmp", err) != VBC_OK) return err->code;
+  J->dat = dat.f;
+  fprintf(J->dat, "# %s: data of plot %s of sweep %s\n", J->pl->name, J->pl->name,
+          J->sw->spec.file);
+  int rc = J->pl->kind == VBC_PLOT_METRIC || J->pl->kind == VBC_PLOT_ORDER ? metric_plot(J, err)
+                                                                           : per_case_plot(J, err);
+  for (size_t k = 0; rc == VBC_OK && k < J->pl->nrefs; ++k) rc = reference(J, k, err);
+  if (rc != VBC_OK) return vbc_file_discard(&dat), rc;
+  if (vbc_file_commit(&dat, err) != VBC_OK) return err->code;
+  if (J->cmd.oom) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  snprintf(path, sizeof path, "%s/%s.gp", J->dir, J->pl->name);
+  if (vbc_file_open(&gp, path, ".tmp", err) != VBC_OK) return err->code;
+  vbc_gp_head(gp.f, J->sw, J->pl, J->pl->x, default_ylabel(J->pl));
+  if (J->curves == 0) fprintf(gp.f, "set label 1 \"no finished case to plot\" at graph 0.5,0.5 center\n");
+  vbc_gp_render(gp.f, J->pl->name, J->curves ? J->cmd.s : "plot [0:1][0:1] NaN notitle");
+  return vbc_file_commit(&gp, err);
+}
+
+/* A script plot: NAME.gp sets `run` (the case directory) and `out` (the output prefix) and loads
+ * the spec's script, once per matching case (NAME_ID.gp when there are several). */
+static int script_plot(plot_job *J, const char *gnuplot, vbc_error *err) {
+  char script[PATH_MAX], dir[1100], casedir[PATH_MAX];
+  if (realpath(J->pl->script, script) == NULL)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: plot %s: cannot find the script %s",
+                         J->sw->spec.file, J->pl->name, J->pl->script);
+  size_t matches = 0;
+  for (size_t i = 0; i < J->sw->ncases; ++i) matches += plotted(J->sw, &J->sw->cases[i], J->pl->where);
+  for (size_t i = 0; i < J->sw->ncases; ++i) {
+    const vbc_sweep_case *c = &J->sw->cases[i];
+    if (!plotted(J->sw, c, J->pl->where)) continue;
+    if (realpath(vbc_sweep_case_dir(J->sw, c, dir, sizeof dir), casedir) == NULL) continue;
+    char name[200], path[1300], log[240];
+    if (matches > 1) snprintf(name, sizeof name, "%s_%s", J->pl->name, c->id);
+    else snprintf(name, sizeof name, "%s", J->pl->name);
+    if (snprintf(path, sizeof path, "%s/%s.gp", J->dir, name) >= (int)sizeof path)
+      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: path too long", J->dir);
+    char text[3 * PATH_MAX + 300];
+    snprintf(text, sizeof text,
+             "# %s.gp: plot %s of sweep %s, drawn by %s from case %s\n"
+             "run = \"%s\"\nout = \"%s\"\nload \"%s\"\n",
+             name, J->pl->name, J->sw->spec.file, J->pl->script, c->id, casedir, name, script);
+    if (vbc_write_file_atomic(path, text, err) != VBC_OK) return err->code;
+    snprintf(log, sizeof log, "%s.log", name);
+    snprintf(path, sizeof path, "%s.gp", name);
+    if (gnuplot && vbc_gnuplot_run(gnuplot, J->dir, path, log, err) != VBC_OK) return err->code;
+  }
+  return VBC_OK;
+}
+
+int vbc_sweep_plot_all(vbc_sweep *sw, vbc_error *err) {
+  if (sw->spec.nplots == 0) return VBC_OK;
+  char dir[1100], gbuf[1100];
+  snprintf(dir, sizeof dir, "%s/plots", sw->out);
+  if (vbc_mkdir_p(dir, err) != VBC_OK) return err->code;
+  const char *gnuplot = vbc_gnuplot_find(gbuf, sizeof gbuf);
+  for (size_t p = 0; p < sw->spec.nplots; ++p) {
+    plot_job J = {.sw = sw, .pl = &sw->spec.plots[p]};
+    snprintf(J.dir, sizeof J.dir, "%s", dir);
+    int rc = J.pl->kind == VBC_PLOT_SCRIPT ? script_plot(&J, gnuplot, err) : data_plot(&J, err);
+    free(J.cmd.s);
+    if (rc != VBC_OK) return rc;
+    if (J.pl->kind == VBC_PLOT_SCRIPT || gnuplot == NULL) continue;
+    char script[300], log[300];
+    snprintf(script, sizeof script, "%s.gp", J.pl->name);
+    snprintf(log, sizeof log, "%s.log", J.pl->name);
+    if (vbc_gnuplot_run(gnuplot, dir, script, log, err) != VBC_OK) return err->code;
+    fprintf(stderr, "plot %s: %s/%s.png\n", J.pl->name, dir, J.pl->name);
+  }
+  if (gnuplot == NULL)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM,
+                         "gnuplot not found (looked for %s in PATH): table.csv and the data and "
+                         "scripts of every plot are written in %s; install gnuplot (apt-get "
+                         "install gnuplot-nox) and run the sweep again to draw them",
+                         getenv("VBC_GNUPLOT") && *getenv("VBC_GNUPLOT") ? getenv("VBC_GNUPLOT")
+                                                                        : "gnuplot",
+                         dir);
+  return VBC_OK;
+}

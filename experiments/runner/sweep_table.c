@@ -1,0 +1,109 @@
+/* sweep_table.c — DIR/table.csv: one row per case with its varied values, state, the spec's
+ * metrics and the run's iterations, wall seconds and particle-steps per second, read back from
+ * each case's summary.json (so the table can be rebuilt from stored results at any time). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/files.h"
+#include "core/json_util.h"
+#include "experiments/runner/sweep.h"
+
+cJSON *vbc_sweep_case_summary(const vbc_sweep *sw, const vbc_sweep_case *c) {
+  char dir[1100], path[1200];
+  snprintf(path, sizeof path, "%s/summary.json", vbc_sweep_case_dir(sw, c, dir, sizeof dir));
+  vbc_error e;
+  vbc_error_clear(&e);
+  return vbc_json_load_file(path, &e);
+}
+
+static const cJSON *lookup(const cJSON *summary, const char *name) {
+  const char *homes[] = {"metrics", "solver", NULL};
+  for (int i = 0; homes[i]; ++i) {
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(summary, homes[i]);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (v) return v;
+  }
+  return cJSON_GetObjectItemCaseSensitive(summary, name);
+}
+
+double vbc_sweep_case_metric(const cJSON *summary, const char *name) {
+  const cJSON *v = lookup(summary, name);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* A CSV field: quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *f, const char *s, int first) {
+  if (!first) fputc(',', f);
+  if (strpbrk(s, ",\"\n") == NULL) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; ++s) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}
+
+static void csv_value(FILE *f, const cJSON *v) {
+  char buf[64];
+  if (cJSON_IsNumber(v)) {
+    snprintf(buf, sizeof buf, "%.10g", v->valuedouble);
+    csv_field(f, buf, 0);
+  } else if (cJSON_IsString(v)) {
+    csv_field(f, v->valuestring, 0);
+  } else if (v) {
+    char *text = cJSON_PrintUnformatted(v);
+    csv_field(f, text ? text : "", 0);
+    free(text);
+  } else {
+    fputc(',', f);
+  }
+}
+
+static const char *const run_columns[] = {"iterations_mean", "iterations_max", "wall_seconds",
+                                          "particle_steps_per_second"};
+
+static void header(FILE *f, const vbc_sweep *sw) {
+  const vbc_sweep_spec *s = &sw->spec;
+  csv_field(f, "id", 1);
+  csv_field(f, "state", 0);
+  for (size_t a = 0; a < s->naxes; ++a)
+    for (size_t k = 0; k < s->axes[a].nkeys; ++k) csv_field(f, s->axes[a].keys[k], 0);
+  if (s->repeat > 1) csv_field(f, "repeat", 0);
+  for (size_t m = 0; m < s->nmetrics; ++m) csv_field(f, s->metrics[m], 0);
+  for (size_t i = 0; i < sizeof run_columns / sizeof *run_columns; ++i)
+    csv_field(f, run_columns[i], 0);
+  csv_field(f, "message", 0);
+  fputc('\n', f);
+}
+
+static void row(FILE *f, const vbc_sweep *sw, const vbc_sweep_case *c) {
+  const vbc_sweep_spec *s = &sw->spec;
+  cJSON *summary = vbc_sweep_case_summary(sw, c);
+  csv_field(f, c->id, 1);
+  csv_field(f, vbc_case_state_name(c->state), 0);
+  for (size_t k = 0; k < s->nkeys; ++k) csv_value(f, c->values[k]);
+  if (s->repeat > 1) fprintf(f, ",%d", c->repeat);
+  for (size_t m = 0; m < s->nmetrics; ++m) csv_value(f, lookup(summary, s->metrics[m]));
+  for (size_t i = 0; i < sizeof run_columns / sizeof *run_columns; ++i)
+    csv_value(f, lookup(summary, run_columns[i]));
+  csv_field(f, c->message, 0);
+  fputc('\n', f);
+  cJSON_Delete(summary);
+}
+
+int vbc_sweep_write_table(const vbc_sweep *sw, vbc_error *err) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/table.csv", sw->out);
+  vbc_file file;
+  if (vbc_mkdir_p(sw->out, err) != VBC_OK || vbc_file_open(&file, path, ".tmp", err) != VBC_OK)
+    return err->code;
+  header(file.f, sw);
+  for (size_t i = 0; i < sw->ncases; ++i)
+    if (!sw->cases[i].is_state) row(file.f, sw, &sw->cases[i]);
+  return vbc_file_commit(&file, err);
+}
