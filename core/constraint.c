@@ -5,6 +5,7 @@
 
 #include "core/constraint.h"
 #include "core/parallel.h"
+#include "core/progress.h"
 #include "core/reduce.h"
 
 int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err) {
@@ -110,6 +111,7 @@ const char *vbc_stop_reason_name(vbc_stop_reason r) {
 void vbc_solve_trace_free(vbc_solve_trace *t) {
   free(t->total);
   free(t->per_block);
+  free(t->seconds);
   memset(t, 0, sizeof *t);
 }
 
@@ -175,22 +177,29 @@ static double reference_and_warm_start(vbc_problem *pb, double *per_block, doubl
   return sqrt(total);
 }
 
+static int trace_grow(vbc_solve_trace *t, size_t nb, vbc_error *err) {
+  size_t cap = t->cap ? 2 * t->cap : 64;
+  double *tot = vbc_realloc(t->total, cap, sizeof *tot, err);
+  if (tot == NULL) return err->code;
+  t->total = tot;
+  double *pbk = vbc_realloc(t->per_block, cap * (nb ? nb : 1), sizeof *pbk, err);
+  if (pbk == NULL) return err->code;
+  t->per_block = pbk;
+  double *sec = vbc_realloc(t->seconds, cap, sizeof *sec, err);
+  if (sec == NULL) return err->code;
+  t->seconds = sec;
+  t->cap = cap;
+  return VBC_OK;
+}
+
 static int trace_push(vbc_solve_trace *t, double total, const double *per_block, size_t nb,
-                      vbc_error *err) {
+                      double seconds, vbc_error *err) {
   if (t == NULL) return VBC_OK;
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 64;
-    double *tot = vbc_realloc(t->total, cap, sizeof *tot, err);
-    if (tot == NULL) return err->code;
-    t->total = tot;
-    double *pbk = vbc_realloc(t->per_block, cap * (nb ? nb : 1), sizeof *pbk, err);
-    if (pbk == NULL) return err->code;
-    t->per_block = pbk;
-    t->cap = cap;
-  }
+  if (t->n == t->cap && trace_grow(t, nb, err) != VBC_OK) return err->code;
   t->nblocks = nb;
   t->total[t->n] = total;
   memcpy(t->per_block + t->n * nb, per_block, nb * sizeof *per_block);
+  t->seconds[t->n] = seconds;
   t->n++;
   return VBC_OK;
 }
@@ -204,8 +213,9 @@ static int converged(const vbc_solve_control *c, const vbc_solve_result *res, do
   return 1;
 }
 
-int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
-              vbc_error *err) {
+/* The loop proper; vbc_solve below times it. */
+static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
+                 vbc_error *err) {
   double per_block[16];
   if (pb->nblocks > 16) return vbc_error_set(err, VBC_EXIT_INPUT, "too many blocks in one solve");
   if (trace) trace->n = 0;
@@ -222,18 +232,20 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
   res->residual = r0;
   res->iterations = 0;
   res->reason = VBC_STOP_TOLERANCE;
-  if (trace_push(trace, r0, per_block, pb->nblocks, err) != VBC_OK) return err->code;
+  if (trace_push(trace, r0, per_block, pb->nblocks, 0.0, err) != VBC_OK) return err->code;
   if (!isfinite(r0) || !isfinite(ref))
     return vbc_error_set(err, VBC_EXIT_FAILED, "%s: non-finite residual before the first iteration",
                          s->type->name);
   if (ref == 0.0 || (c->min_iterations == 0 && converged(c, res, r0, &res->reason)))
     return VBC_OK;
+  const double t0 = vbc_now();
   for (int it = 1; it <= c->max_iterations; ++it) {
     if (s->type->iterate(s->state, pb, err) != VBC_OK) return err->code;
     double r = vbc_problem_residual(pb, per_block);
     res->iterations = it;
     res->residual = r;
-    if (trace_push(trace, r, per_block, pb->nblocks, err) != VBC_OK) return err->code;
+    if (trace && trace_push(trace, r, per_block, pb->nblocks, vbc_now() - t0, err) != VBC_OK)
+      return err->code;
     if (!isfinite(r))
       return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",
                            s->type->name, it);
@@ -241,4 +253,12 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
   }
   res->reason = VBC_STOP_MAX_ITERATIONS;
   return VBC_OK;
+}
+
+int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
+              vbc_error *err) {
+  const double t0 = vbc_now();
+  int rc = solve(s, pb, res, trace, err);
+  res->seconds = vbc_now() - t0;
+  return rc;
 }

@@ -155,11 +155,14 @@ typedef enum vbc_stop_reason {
 
 const char *vbc_stop_reason_name(vbc_stop_reason r);
 
-/* Residual after each iteration, when asked for: iteration 0 is the starting point. */
+/* Residual after each iteration, when asked for: iteration 0 is the starting point. seconds is
+ * the wall time since iteration 0's residual was known (0 for iteration 0), so it counts the
+ * iterations, each with the residual pass the stopping test needs, and not the setup before. */
 typedef struct vbc_solve_trace {
   size_t n, cap, nblocks;
   double *total;     /* n */
   double *per_block; /* n * nblocks */
+  double *seconds;   /* n */
   double ref_total, ref_per_block[16]; /* residual_ref, the scale of relative residuals */
 } vbc_solve_trace;
 
@@ -172,6 +175,7 @@ typedef struct vbc_solve_result {
    * right-hand side, ||b|| of a linear solver) and at the end; residual_scale is the same norm
    * of |b_k| + |J_k u*|, the size of what r_k subtracts. The trace has the start. */
   double residual_ref, residual_scale, residual;
+  double seconds; /* wall time of the whole vbc_solve call, reference and warm start included */
 } vbc_solve_result;
 
 /* The residual of all rows: sqrt(sum_k e_k^2 / A_kk) with the natural residual

@@ -46,7 +46,7 @@ int vbc_output_open(vbc_output *o, const char *dir, const vbc_sim *sim, vbc_erro
   fprintf(o->series.f, "time,step,mean_iterations,max_iterations,relative_residual,"
                        "kinetic_energy,max_speed%s%s\n",
           b && b->series_columns ? "," : "", b && b->series_columns ? b->series_columns : "");
-  fprintf(o->convergence.f, "step,time,block,iteration,residual,relative_residual\n");
+  fprintf(o->convergence.f, "step,time,block,iteration,residual,relative_residual,seconds\n");
   return VBC_OK;
 }
 
@@ -68,7 +68,8 @@ void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations
   fflush(o->series.f);
 }
 
-/* Blocks without rows to satisfy in this solve (reference residual 0) are left out. */
+/* Blocks without rows to satisfy in this solve (reference residual 0) are left out. seconds is
+ * the last column: it is the one that differs between two runs of the same problem. */
 void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
                             const char *const *labels) {
   if (t == NULL || t->n == 0) return;
@@ -78,12 +79,13 @@ void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_t
     for (size_t b = 0; b < t->nblocks; ++b) {
       double r0 = t->ref_per_block[b];
       if (r0 <= 0.0) continue;
-      fprintf(o->convergence.f, "%ld,%.9g,%s,%zu,%.9g,%.9g\n", sim->step, sim->time, labels[b],
-              it, t->per_block[it * t->nblocks + b], t->per_block[it * t->nblocks + b] / r0);
+      fprintf(o->convergence.f, "%ld,%.9g,%s,%zu,%.9g,%.9g,%.6g\n", sim->step, sim->time,
+              labels[b], it, t->per_block[it * t->nblocks + b],
+              t->per_block[it * t->nblocks + b] / r0, t->seconds[it]);
     }
     if (active > 1)
-      fprintf(o->convergence.f, "%ld,%.9g,total,%zu,%.9g,%.9g\n", sim->step, sim->time, it,
-              t->total[it], t->total[it] / t->ref_total);
+      fprintf(o->convergence.f, "%ld,%.9g,total,%zu,%.9g,%.9g,%.6g\n", sim->step, sim->time, it,
+              t->total[it], t->total[it] / t->ref_total, t->seconds[it]);
   }
 }
 

@@ -94,6 +94,22 @@ double json_number(const cJSON *root, const char *dotted) {
   return cJSON_IsNumber(node) ? node->valuedouble : NAN;
 }
 
+char *read_text(const char *path) { return slurp(path); }
+
+void strip_last_field(char *text) {
+  char *out = text;
+  for (char *line = text; *line;) {
+    size_t len = strcspn(line, "\n"), keep = len;
+    for (size_t k = 0; k < len; ++k)
+      if (line[k] == ',') keep = k;
+    memmove(out, line, keep);
+    out += keep;
+    if (line[len] == '\n') *out++ = '\n', ++len;
+    line += len;
+  }
+  *out = '\0';
+}
+
 int file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;

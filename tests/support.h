@@ -12,6 +12,11 @@ const char *test_dir(const char *name);
 /* Write text to dir/file; returns the path (static buffer rotated among 4). */
 const char *write_text(const char *dir, const char *file, const char *text);
 cJSON *read_json(const char *path);
+/* The whole file as a NUL-terminated string (malloc'd), NULL if it cannot be read. */
+char *read_text(const char *path);
+/* Remove the last comma-separated field of every line, in place: convergence.csv's `seconds`,
+ * the wall-clock column that no two runs share. */
+void strip_last_field(char *text);
 /* A number at a dotted path of a JSON object (NAN if missing). */
 double json_number(const cJSON *root, const char *dotted);
 int file_exists(const char *path);
