@@ -32,7 +32,8 @@ static void remove_stale(const char *dir) {
   closedir(d);
 }
 
-int vbc_output_open(vbc_output *o, const char *dir, const vbc_sim *sim, vbc_error *err) {
+int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_type *b,
+                    vbc_error *err) {
   memset(o, 0, sizeof *o);
   snprintf(o->dir, sizeof o->dir, "%s", dir);
   if (vbc_mkdir_p(dir, err) != VBC_OK) return err->code;
@@ -42,7 +43,6 @@ int vbc_output_open(vbc_output *o, const char *dir, const vbc_sim *sim, vbc_erro
   if (vbc_file_open(&o->series, path, ".part", err) != VBC_OK) return err->code;
   snprintf(path, sizeof path, "%s/convergence.csv", dir);
   if (vbc_file_open(&o->convergence, path, ".part", err) != VBC_OK) return err->code;
-  const struct vbc_benchmark_type *b = sim->scene->benchmark;
   fprintf(o->series.f, "time,step,mean_iterations,max_iterations,relative_residual,"
                        "kinetic_energy,max_speed%s%s\n",
           b && b->series_columns ? "," : "", b && b->series_columns ? b->series_columns : "");

@@ -16,8 +16,10 @@ typedef struct vbc_output {
   size_t nframes, cap_frames;
 } vbc_output;
 
-/* Create dir, remove what an earlier run left there, open the streams and write headers. */
-int vbc_output_open(vbc_output *o, const char *dir, const vbc_sim *sim, vbc_error *err);
+/* Create dir, remove what an earlier run left there, open the streams and write headers
+ * (series.csv with bench's columns; bench may be NULL). */
+int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_type *bench,
+                    vbc_error *err);
 /* One series.csv row: generic columns then the benchmark's (bench may be NULL). */
 void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
                        int max_iterations, double relative_residual,

@@ -3,7 +3,11 @@
  * Per step: keep a copy of the state, let the coupler advance it, check it (non-finite values,
  * particles outside the domain), record solver statistics, sample convergence, let the benchmark
  * observe, write series rows and frames at their intervals. On failure the copy is the last good
- * state: it is written as a frame, the streams are closed, summary.json records the failure. */
+ * state: it is written as a frame, the streams are closed, summary.json records the failure.
+ *
+ * Frozen states (core/state_file.h): --dump-state writes the state at the start of the chosen
+ * step, before the step touches it; --from-state loads such a state over the generated particles
+ * and runs the one step that follows, so that solvers can be compared on the identical problem. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@
 #include "core/output.h"
 #include "core/run.h"
 #include "core/sim.h"
+#include "core/state_file.h"
 #include "core/summary.h"
 
 typedef struct backup {
@@ -78,6 +83,7 @@ static int failed_at(vbc_error *err, const vbc_sim *sim) {
 }
 
 typedef struct loop {
+  const vbc_run_options *opt;
   vbc_sim sim;
   vbc_output out;
   backup last_good;
@@ -87,6 +93,8 @@ typedef struct loop {
   void *bench_state;
   vbc_progress progress;
   long steps_per_output, steps_per_frame;
+  int frames;                  /* the scene's output.frames, off with --from-state */
+  vbc_solve_result last_solve; /* of the latest step: the metrics of a --from-state run */
 } loop;
 
 static void write_series(loop *L) {
@@ -98,20 +106,38 @@ static void write_series(loop *L) {
   st->window_max = 0;
 }
 
+/* A replayed solve that fails keeps its trace up to the failure: with --from-state the divergence
+ * of a scheme is the curve one wants to see. */
+static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
+  vbc_sim *sim = &L->sim;
+  if (L->opt->from_state && rep->block_labels) {
+    sim->time = (double)sim->step * sim->scene->dt;
+    vbc_output_convergence(&L->out, sim, &L->trace, rep->block_labels);
+  }
+  return failed_at(err, sim);
+}
+
 static int one_step(loop *L, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   const vbc_scene *sc = sim->scene;
+  if (L->opt->dump_path && sim->step + 1 == L->opt->dump_step &&
+      vbc_state_write(L->opt->dump_path, sim, err) != VBC_OK)
+    return err->code;
   backup_swap(&L->last_good, &sim->particles, 1);
   L->last_good.time = sim->time;
   sim->step++;
-  int sampled = sc->convergence_every > 0 &&
-                (sim->step == 1 || sim->step % sc->convergence_every == 0);
+  int sampled = L->opt->from_state != NULL ||
+                (sc->convergence_every > 0 &&
+                 (sim->step == 1 || sim->step % sc->convergence_every == 0));
   vbc_step_report rep;
   memset(&rep, 0, sizeof rep);
   rep.trace = sampled ? &L->trace : NULL;
-  if (sim->coupler->step(sim->coupler_state, sim, &rep, err) != VBC_OK) return failed_at(err, sim);
+  if (sim->coupler->step(sim->coupler_state, sim, &rep, err) != VBC_OK)
+    return step_failed(L, &rep, err);
   sim->time = (double)sim->step * sc->dt;
-  if (vbc_sim_check(sim, err) != VBC_OK) return failed_at(err, sim);
+  if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, &rep, err);
+  L->stats.steps_run++;
+  L->last_solve = rep.fluid;
   stats_add(&L->stats, &rep.fluid);
   if (rep.fluid.reason == VBC_STOP_MAX_ITERATIONS && L->stats.stops[VBC_STOP_MAX_ITERATIONS] == 1 &&
       L->progress.mode != VBC_PROGRESS_OFF)
@@ -123,7 +149,7 @@ static int one_step(loop *L, vbc_error *err) {
   if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, sim);
   int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
   if (output_step) write_series(L);
-  if (sc->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
+  if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
     if (vbc_output_frame(&L->out, &sim->particles, sim->time, err) != VBC_OK) return err->code;
   double mean = L->stats.solves ? (double)L->stats.iterations_total / (double)L->stats.solves : 0;
   vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time, mean, L->stats.last_relres,
@@ -140,12 +166,54 @@ static void record_failure(loop *L, const vbc_error *failure) {
   L->sim.time = L->last_good.time;
   vbc_output_frame(&L->out, &L->sim.particles, L->last_good.time, &err);
   vbc_output_close(&L->out, &err);
-  vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, failure, &err);
+  vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
+}
+
+/* --from-state: the file's state replaces the generated particles; one step follows it. */
+static int load_state(loop *L, const char *path, vbc_error *err) {
+  vbc_state st;
+  int rc = vbc_state_read(path, &st, err);
+  if (rc == VBC_OK) rc = vbc_state_apply(&st, path, &L->sim, err);
+  vbc_state_free(&st);
+  if (rc == VBC_OK) L->sim.nsteps = L->sim.step + 1;
+  return rc;
+}
+
+/* A dump step the run never reaches, or a file it could not write, is reported before the run
+ * rather than after the steps leading to it. */
+static int check_dump(const vbc_sim *sim, const vbc_run_options *opt, vbc_error *err) {
+  if (opt->dump_path == NULL) return VBC_OK;
+  if (opt->from_state)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "--dump-state and --from-state exclude each other");
+  if (opt->dump_step < 1 || opt->dump_step > sim->nsteps)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: --dump-state %ld: expected a step in 1..%ld "
+                         "(the scene runs %ld steps of %g s)", sim->scene->file, opt->dump_step,
+                         sim->nsteps, sim->nsteps, sim->scene->dt);
+  vbc_file probe;
+  if (vbc_file_open(&probe, opt->dump_path, ".tmp", err) != VBC_OK) return err->code;
+  vbc_file_discard(&probe);
+  return VBC_OK;
+}
+
+/* The solve of a --from-state run. The scene's benchmark is not run: its figures describe a
+ * whole run, not one step. */
+static int solve_metrics(const vbc_solve_result *r, cJSON *m, vbc_error *err) {
+  if (!cJSON_AddNumberToObject(m, "iterations", r->iterations) ||
+      !cJSON_AddStringToObject(m, "stop_reason", vbc_stop_reason_name(r->reason)) ||
+      !cJSON_AddNumberToObject(m, "final_relative_residual",
+                               r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0) ||
+      !cJSON_AddNumberToObject(m, "solve_seconds", r->seconds))
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+  return VBC_OK;
 }
 
 static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  L->opt = opt;
   if (vbc_sim_init(&L->sim, sc, err) != VBC_OK) return err->code;
-  L->bench = sc->benchmark;
+  if (opt->from_state && load_state(L, opt->from_state, err) != VBC_OK) return err->code;
+  if (check_dump(&L->sim, opt, err) != VBC_OK) return err->code;
+  L->bench = opt->from_state ? NULL : sc->benchmark;
+  L->frames = opt->from_state ? 0 : sc->frames;
   if (L->bench) {
     L->bench_state = L->bench->alloc(&L->sim, sc->benchmark_params, err);
     if (L->bench_state == NULL) return err->code;
@@ -155,7 +223,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   if (L->steps_per_output < 1) L->steps_per_output = 1;
   L->steps_per_frame = lround(sc->frame_interval / sc->dt);
   if (L->steps_per_frame < 1) L->steps_per_frame = 1;
-  if (vbc_output_open(&L->out, opt->out_dir, &L->sim, err) != VBC_OK) return err->code;
+  if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) return err->code;
   vbc_progress_init(&L->progress, opt->progress, stderr);
   return VBC_OK;
 }
@@ -167,12 +235,13 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   if (rc == VBC_OK) {
     L->stats.threads = omp_get_max_threads();
     double t0 = vbc_now();
-    /* n_i of the initial state, so that the first series row is meaningful */
-    rc = vbc_sim_neighbours(&L->sim, err);
-    if (rc == VBC_OK) vbc_number_density(&L->sim.sys);
+    /* n_i of the initial state, so that the first series row is meaningful (a frozen state
+     * brings its own) */
+    if (opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
+    if (rc == VBC_OK && opt->from_state == NULL) vbc_number_density(&L->sim.sys);
     if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, &L->sim);
     write_series(L);
-    if (rc == VBC_OK && sc->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
+    if (rc == VBC_OK && L->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
     while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
     vbc_progress_done(&L->progress);
     L->stats.wall_seconds = vbc_now() - t0;
@@ -180,9 +249,13 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
       record_failure(L, err);
     } else if (rc == VBC_OK) {
       cJSON *metrics = cJSON_CreateObject();
-      if (L->bench) rc = L->bench->metrics(L->bench_state, &L->sim, metrics, L->out.dir, err);
+      if (metrics == NULL) rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+      else if (opt->from_state) rc = solve_metrics(&L->last_solve, metrics, err);
+      else if (L->bench) rc = L->bench->metrics(L->bench_state, &L->sim, metrics, L->out.dir, err);
       if (rc == VBC_OK) rc = vbc_output_close(&L->out, err);
-      if (rc == VBC_OK) rc = vbc_summary_write(L->out.dir, &L->sim, &L->stats, metrics, NULL, err);
+      if (rc == VBC_OK)
+        rc = vbc_summary_write(L->out.dir, &L->sim, &L->stats, metrics, opt->from_state, NULL,
+                               err);
       cJSON_Delete(metrics);
     }
   }

@@ -8,10 +8,20 @@
 typedef struct vbc_run_options {
   const char *out_dir;
   vbc_progress_mode progress;
+  /* --dump-state STEP FILE: write the state at the start of step dump_step (1-based) to
+   * dump_path (core/state_file.h); the run goes on. dump_path NULL: no dump. */
+  long dump_step;
+  const char *dump_path;
+  /* --from-state FILE: replace the generated particles by the file's state and run only the
+   * step that follows it, with its convergence recorded and the solve's figures as metrics
+   * (iterations, stop_reason, final_relative_residual, solve_seconds); no benchmark, no frames. */
+  const char *from_state;
 } vbc_run_options;
 
-/* Run the scene to its end. VBC_EXIT_FAILED (with step and time in err) when the simulation
- * fails; the last good state is then written as a frame and summary.json says "failed". */
+/* Run the scene to its end (or the one step of from_state). VBC_EXIT_FAILED (with step and time
+ * in err) when the simulation fails; the last good state is then written as a frame and
+ * summary.json says "failed". VBC_EXIT_INPUT before anything is written for a dump step outside
+ * 1..steps or a state file that is unreadable or does not fit the scene. */
 int vbc_run(const vbc_scene *scene, const vbc_run_options *opt, vbc_error *err);
 
 /* Everything `vbc run` checks before the first step (particles, overlaps, modules, benchmark),

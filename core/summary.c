@@ -33,12 +33,14 @@ static cJSON *solver_stats(const vbc_sim *sim, const vbc_run_stats *st) {
 }
 
 int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *st,
-                      const cJSON *metrics, const vbc_error *failure, vbc_error *err) {
+                      const cJSON *metrics, const char *from_state, const vbc_error *failure,
+                      vbc_error *err) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "vbc_version", VBC_VERSION);
   cJSON_AddStringToObject(root, "status", failure ? "failed" : "ok");
   if (failure) cJSON_AddStringToObject(root, "error", failure->message);
   cJSON_AddStringToObject(root, "scene_file", sim->scene->file);
+  if (from_state) cJSON_AddStringToObject(root, "from_state", from_state);
   cJSON_AddItemToObject(root, "scene", cJSON_Duplicate(sim->scene->resolved, 1));
   cJSON_AddItemToObject(root, "particles", particle_counts(sim));
   cJSON *k = cJSON_AddObjectToObject(root, "mps_lattice");
@@ -50,10 +52,11 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
   cJSON_AddNumberToObject(root, "time", sim->time);
   cJSON_AddNumberToObject(root, "threads", st->threads);
   cJSON_AddNumberToObject(root, "wall_seconds", st->wall_seconds);
-  /* fluid particles: the unknowns every method has; walls differ between boundary models */
+  /* fluid particles: the unknowns every method has; walls differ between boundary models.
+   * Steps this process ran: a --from-state run starts at a later step. */
   cJSON_AddNumberToObject(root, "particle_steps_per_second",
                           st->wall_seconds > 0.0
-                              ? (double)sim->nfluid * (double)sim->step / st->wall_seconds
+                              ? (double)sim->nfluid * (double)st->steps_run / st->wall_seconds
                               : 0.0);
   cJSON_AddItemToObject(root, "solver", solver_stats(sim, st));
   cJSON_AddItemToObject(root, "metrics",

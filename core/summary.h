@@ -17,11 +17,14 @@ typedef struct vbc_run_stats {
   long window_steps, window_iterations;
   int window_max;
   int threads;
+  long steps_run; /* steps completed by this process (all of them, or 1 with --from-state) */
   double wall_seconds;
 } vbc_run_stats;
 
-/* metrics may be NULL (failed run); failure is NULL for a completed run. */
+/* metrics may be NULL (failed run); from_state is the state file of a --from-state run, else
+ * NULL; failure is NULL for a completed run. */
 int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *st,
-                      const cJSON *metrics, const vbc_error *failure, vbc_error *err);
+                      const cJSON *metrics, const char *from_state, const vbc_error *failure,
+                      vbc_error *err);
 
 #endif

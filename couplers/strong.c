@@ -59,6 +59,8 @@ static int strong_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_erro
     vbc_block *blk = s->blocks[b];
     if (blk->type->prepare(blk->state, &sim->sys, &blk->rows, err) != VBC_OK) return err->code;
   }
+  rep->block_labels = strong_labels; /* before the solve: a failed solve's trace is written too */
+  rep->nblocks = s->problem.nblocks;
   if (vbc_solve(&s->solver, &s->problem, &rep->fluid, rep->trace, err) != VBC_OK)
     return err->code;
   for (size_t b = 0; b < s->problem.nblocks; ++b) {
@@ -66,8 +68,6 @@ static int strong_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_erro
     blk->type->finish(blk->state, &sim->sys, &blk->rows);
   }
   rep->solves = 1;
-  rep->block_labels = strong_labels;
-  rep->nblocks = s->problem.nblocks;
   vbc_sim_advect(sim);
   return VBC_OK;
 }
