@@ -9,12 +9,14 @@
 #include "core/registry.h"
 #include "core/run.h"
 #include "core/scene.h"
+#include "experiments/runner/sweep.h"
 
 static const char usage[] =
     "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
     "               [--dump-state STEP FILE | --from-state FILE]\n"
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
+    "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
     "       vbc --help | --version\n"
     "\n"
     "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"
@@ -23,6 +25,7 @@ static const char usage[] =
     "             (default results/<scene name>)\n"
     "  validate   check the scene (with its --set overrides) and set it up without running it\n"
     "  list       print the registered blocks, solvers, couplers and benchmarks\n"
+    "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
     "\n"
     "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
     "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
@@ -157,14 +160,13 @@ int vbc_main(int argc, char **argv) {
     printf("vbc %s\n", VBC_VERSION);
     return 0;
   }
+  if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv);
   args a;
   if (parse(argc, argv, &a) != 0) return 2;
   if (strcmp(cmd, "list") == 0) {
     vbc_registry_print(stdout);
     return 0;
   }
-  if (strcmp(cmd, "sweep") == 0)
-    return bad_usage("%s: the experiment runner is not implemented yet (issue 3)", cmd);
   if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
     return bad_usage("unknown command '%s'", cmd);
   if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);

@@ -222,7 +222,7 @@ static int run_queue(vbc_sweep *sw, vbc_sweep_case **queue, size_t nq, const cha
       if (slots[i].pid > 0) continue;
       slots[i].c = queue[next++];
       slots[i].started = vbc_now();
-      slots[i].pid = start_case(sw, slots[i].c, vbc, jobs > 1 ? 1 : 0, err);
+      slots[i].pid = start_case(sw, slots[i].c, vbc, jobs > 1 && nq > 1 ? 1 : 0, err);
       if (slots[i].pid < 0) rc = err->code, slots[i].pid = 0;
       else running++;
     }
