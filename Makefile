@@ -1,11 +1,13 @@
 # The README's two commands:
-#   make demo   install what is missing, build, run the main job and draw its figures
+#   make demo   install what is missing, build, run the main job (the paper-figure sweeps) and
+#               draw its figures into results/demo
+#   make figs   the same sweeps into paper_figs/out (paper_figs/README.md is the index)
 #   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= 2
 
-.PHONY: demo test deps build build-asan clean
+.PHONY: demo figs test deps build build-asan clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,7 +29,10 @@ test: build build-asan
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure
 
 demo: build
-	scripts/demo.sh $(BUILD)/vbc results/demo
+	scripts/figs.sh $(BUILD)/vbc results/demo
+
+figs: build
+	scripts/figs.sh $(BUILD)/vbc paper_figs/out
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -66,6 +66,8 @@ typedef struct vbc_sweep_spec {
   int repeat;
   char from_state[1024];      /* a state file, or "" */
   long state_step;            /* from_state {"step": N}: the runner dumps it, else 0 */
+  const char **replay_sets;   /* from_state {"set"}: overrides of the replays only */
+  int nreplay_sets;
   const char **metrics;
   size_t nmetrics;
   vbc_sweep_plot *plots;

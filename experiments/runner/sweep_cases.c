@@ -136,9 +136,10 @@ static int case_scene(const vbc_sweep *sw, const vbc_sweep_case *c, const char *
   const vbc_sweep_spec *s = &sw->spec;
   const char *sets[512];
   int n = 0;
-  if (s->nsets + (int)s->nkeys + 1 > 512)
+  if (s->nsets + s->nreplay_sets + (int)s->nkeys + 1 > 512)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: too many assignments", s->file);
   for (int i = 0; i < s->nsets; ++i) sets[n++] = s->sets[i];
+  for (int i = 0; c && i < s->nreplay_sets; ++i) sets[n++] = s->replay_sets[i];
   for (size_t k = 0; c && k < s->nkeys; ++k) sets[n++] = c->sets[k];
   if (extra) sets[n++] = extra;
   vbc_error inner;
@@ -310,12 +311,14 @@ static int push(char **argv, int *n, const char *s) {
 char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const char *vbc,
                            int threads) {
   const vbc_sweep_spec *s = &sw->spec;
-  size_t max = 16 + 2 * ((size_t)s->nsets + s->nkeys + 1);
+  size_t max = 16 + 2 * ((size_t)s->nsets + (size_t)s->nreplay_sets + s->nkeys + 1);
   char **argv = calloc(max, sizeof *argv);
   if (argv == NULL) return NULL;
   int n = 0, ok = push(argv, &n, vbc) && push(argv, &n, "run") && push(argv, &n, s->scene);
   size_t nvar = c->is_state ? 1 : s->nkeys;
   for (int i = 0; ok && i < s->nsets; ++i) ok = push(argv, &n, "--set") && push(argv, &n, s->sets[i]);
+  for (int i = 0; ok && !c->is_state && i < s->nreplay_sets; ++i)
+    ok = push(argv, &n, "--set") && push(argv, &n, s->replay_sets[i]);
   for (size_t k = 0; ok && k < nvar; ++k) ok = push(argv, &n, "--set") && push(argv, &n, c->sets[k]);
   char dir[1100], num[32];
   ok = ok && push(argv, &n, "--out") && push(argv, &n, vbc_sweep_case_dir(sw, c, dir, sizeof dir));

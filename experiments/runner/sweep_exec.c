@@ -162,7 +162,7 @@ static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds,
   }
   fprintf(stderr, "[%*zu/%zu] %s %s  %s  %s", t->total > 99 ? 3 : 2, t->finished, t->total,
           c->id, c->label, c->state == VBC_CASE_DONE ? "ok" : "FAILED", took);
-  if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0) {
+  if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0 && !c->is_state) {
     cJSON *summary = vbc_sweep_case_summary(sw, c);
     for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m)
       fprintf(stderr, "  %s=%.4g", sw->spec.metrics[m],

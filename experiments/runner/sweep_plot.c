@@ -100,8 +100,10 @@ static void case_title(const plot_job *J, const vbc_sweep_case *c, char *out, si
           (J->pl->where && cJSON_GetObjectItemCaseSensitive(J->pl->where, key)))
         continue;
       char v[128];
+      const char *dot = strrchr(key, '.'); /* "omega=0.2": the last part of the key suffices */
       value_text(c->values[k], v, sizeof v);
-      n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s=%s", n ? " " : "", key, v);
+      n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s=%s", n ? " " : "",
+                            dot ? dot + 1 : key, v);
       if (n >= size) return;
     }
   if (n == 0) snprintf(out, size, "%s", c->id);

@@ -83,15 +83,16 @@ static int is_varied(const vbc_sweep_spec *s, const char *key) {
   return 0;
 }
 
-/* `set`: fixed overrides as "key=json" strings, followed by the command line's. */
-static int load_sets(vbc_sweep_spec *s, const char *const *cli, int ncli, vbc_error *err) {
-  const cJSON *set = cJSON_GetObjectItemCaseSensitive(s->root, "set");
-  if (set && !cJSON_IsObject(set)) return bad(s, err, "set", "an object of scene keys and values");
-  int n = set ? cJSON_GetArraySize(set) : 0;
-  s->sets = vbc_calloc((size_t)(n + ncli) + 1, sizeof *s->sets, err);
-  if (s->sets == NULL) return err->code;
+/* An object of scene keys and values as "key=json" strings, followed by cli's (may be NULL). */
+static int assignments(vbc_sweep_spec *s, const cJSON *obj, const char *path,
+                       const char *const *cli, int ncli, const char ***out, int *nout,
+                       vbc_error *err) {
+  if (obj && !cJSON_IsObject(obj)) return bad(s, err, path, "an object of scene keys and values");
+  int n = obj ? cJSON_GetArraySize(obj) : 0;
+  const char **sets = vbc_calloc((size_t)(n + ncli) + 1, sizeof *sets, err);
+  if ((*out = sets) == NULL) return err->code;
   const cJSON *e;
-  cJSON_ArrayForEach(e, set) {
+  cJSON_ArrayForEach(e, obj) {
     char *value = cJSON_PrintUnformatted(e);
     size_t len = strlen(e->string) + (value ? strlen(value) : 0) + 2;
     char *a = malloc(len);
@@ -101,12 +102,11 @@ static int load_sets(vbc_sweep_spec *s, const char *const *cli, int ncli, vbc_er
     }
     snprintf(a, len, "%s=%s", e->string, value);
     free(value);
-    s->sets[s->nsets++] = a;
+    sets[(*nout)++] = a;
   }
-  for (int i = 0; i < ncli; ++i) {
-    s->sets[s->nsets] = strdup(cli[i]);
-    if (s->sets[s->nsets++] == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
-  }
+  for (int i = 0; i < ncli; ++i)
+    if ((sets[(*nout)++] = strdup(cli[i])) == NULL)
+      return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   return VBC_OK;
 }
 
@@ -173,13 +173,15 @@ static int load_from_state(vbc_sweep_spec *s, vbc_error *err) {
     spec_relative(s, f->valuestring, s->from_state, sizeof s->from_state);
     return VBC_OK;
   }
-  static const char *const keys[] = {"step", NULL};
+  static const char *const keys[] = {"step", "set", NULL};
   vbc_jctx c = {s->file, err};
   if (!cJSON_IsObject(f) || vbc_json_check_keys(&c, f, "from_state", keys) != VBC_OK ||
       vbc_json_integer(&c, (cJSON *)f, "from_state", "step", -1, 1, LONG_MAX, &s->state_step))
     return err->code ? err->code
-                     : bad(s, err, "from_state", "a state file or {\"step\": N}");
-  return VBC_OK;
+                     : bad(s, err, "from_state", "a state file or {\"step\": N, \"set\": {...}}");
+  /* from_state.set: settings of the replays only (the solver's), not of the run that dumps */
+  return assignments(s, cJSON_GetObjectItemCaseSensitive(f, "set"), "from_state.set", NULL, 0,
+                     &s->replay_sets, &s->nreplay_sets, err);
 }
 
 static int load_refs(vbc_sweep_spec *s, vbc_sweep_plot *pl, const cJSON *ref, const char *path,
@@ -365,7 +367,9 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
     return bad(s, err, "scene", what);
   }
   s->repeat = (int)repeat;
-  if (load_sets(s, cli_sets, ncli_sets, err) || load_axes(s, err) || load_from_state(s, err) ||
+  if (assignments(s, cJSON_GetObjectItemCaseSensitive(s->root, "set"), "set", cli_sets, ncli_sets,
+                  &s->sets, &s->nsets, err) ||
+      load_axes(s, err) || load_from_state(s, err) ||
       load_outputs(s, err))
     return err->code;
   return VBC_OK;
@@ -373,7 +377,8 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
 
 void vbc_sweep_spec_free(vbc_sweep_spec *s) {
   for (int i = 0; i < s->nsets; ++i) free((char *)s->sets[i]);
-  free(s->sets);
+  for (int i = 0; i < s->nreplay_sets; ++i) free((char *)s->replay_sets[i]);
+  free(s->sets), free(s->replay_sets);
   for (size_t a = 0; a < s->naxes; ++a) free(s->axes[a].keys), free(s->axes[a].lists);
   free(s->axes);
   free(s->metrics);

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Rebuild the paper figures through the experiment runner (`make figs`; `make demo` runs the same
+# set into results/demo). Each figure is one `vbc sweep` of its spec into OUTDIR/<figure>/, all
+# sharing the case directories in OUTDIR/cases, so a run two figures need is computed once and a
+# finished run is never recomputed. A figure whose modules are not registered yet (`vbc list`) is
+# listed as pending, not drawn. paper_figs/README.md is the index (paper's claim, ours).
+#
+#   usage: scripts/figs.sh VBC OUTDIR [FIGURE...]      (default: every figure below)
+set -eu
+
+[ $# -ge 2 ] || { echo "usage: $0 VBC OUTDIR [FIGURE...]" >&2; exit 2; }
+vbc=$1
+out=$2
+shift 2
+case $vbc in /*) ;; */*) vbc=$(pwd)/$vbc ;; esac
+[ -x "$vbc" ] || { echo "figs.sh: no vbc executable at '$vbc' (run make build first)" >&2; exit 2; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/.."
+
+# figure | sweep spec | modules it needs (names printed by `vbc list`)
+figures='
+miyamoto_fig05_hydrostatic_pressure|paper_figs/miyamoto_fig05_hydrostatic_pressure/sweep.json|mps pgs strong hydrostatic
+miyamoto_fig06_density_deviation|paper_figs/miyamoto_fig06_density_deviation/sweep.json|mps pgs strong hydrostatic
+miyamoto_fig10_circular_patch|paper_figs/miyamoto_fig10_circular_patch/sweep.json|mps pgs strong circular_patch
+circular_patch_convergence|experiments/sweeps/circular_patch_convergence.json|mps pgs strong circular_patch
+hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps pgs jacobi strong hydrostatic
+miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy
+miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw pms
+dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break
+'
+
+registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
+has() { printf '%s\n' "$registered" | grep -qx "$1"; }
+
+# wanted FIGURE [SELECTED...]: no selection means every figure
+wanted() {
+  figure=$1
+  shift
+  [ $# -eq 0 ] && return 0
+  for w in "$@"; do [ "$w" = "$figure" ] && return 0; done
+  return 1
+}
+
+status=0
+drawn=''
+pending=''
+while IFS='|' read -r name spec needs; do
+  [ -n "$name" ] || continue
+  wanted "$name" "$@" || continue
+  missing=''
+  for m in $needs; do has "$m" || missing="$missing $m"; done
+  if [ -n "$missing" ]; then
+    pending="$pending
+  $name (needs:$missing)"
+    continue
+  fi
+  echo "== $name: vbc sweep $spec"
+  if "$vbc" sweep "$spec" -j 2 --out "$out/$name" --cases "$out/cases"; then
+    drawn="$drawn $name"
+  else
+    status=$?
+    echo "figs.sh: $name failed (exit $status)" >&2
+  fi
+done <<EOF_FIGURES
+$figures
+EOF_FIGURES
+
+echo
+echo "figures (PNG, SVG, PDF; data and gnuplot scripts beside them):"
+for name in $drawn; do
+  for f in "$out/$name"/plots/*.png; do [ -e "$f" ] && echo "  $f"; done
+  echo "  table: $out/$name/table.csv"
+done
+[ -z "$pending" ] || echo "pending (their modules do not exist yet):$pending"
+exit $status
