@@ -3,9 +3,9 @@
 # Input:  RUN/hydrostatic_profile.csv (one row per fluid particle at the end of the run),
 #         RUN/summary.json (settings for the title); RUN from
 #           vbc run experiments/scenes/hydrostatic.json --out RUN
-# Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
-#   gnuplot -e "run='results/demo/hydrostatic'; out='results/demo/hydrostatic_pressure'" \
-#     paper_figs/miyamoto_koshizuka/fig05_hydrostatic_pressure.gp
+# Output: OUT.png and OUT.svg. Drawn by the runner (`make figs`, `make demo`, or
+#   build/vbc sweep paper_figs/miyamoto_fig05_hydrostatic_pressure/sweep.json), which sets run and out;
+#   by hand: gnuplot -e "run='RUN'; out='PREFIX'" paper_figs/miyamoto_fig05_hydrostatic_pressure/fig05_hydrostatic_pressure.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig05_hydrostatic_pressure.gp"; exit status 2 }
 
 # First number stored under KEY in summary.json (the pretty-printed JSON has one key per line).

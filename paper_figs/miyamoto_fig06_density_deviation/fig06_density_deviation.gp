@@ -2,9 +2,9 @@
 # at t = 1.0 s in the hydrostatic tank), drawn as a histogram instead of the paper's colour map.
 # Input:  RUN/hydrostatic_profile.csv (one row per fluid particle), RUN/summary.json (title);
 #         RUN from  vbc run experiments/scenes/hydrostatic.json --out RUN
-# Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
-#   gnuplot -e "run='results/demo/hydrostatic'; out='results/demo/hydrostatic_density_deviation'" \
-#     paper_figs/miyamoto_koshizuka/fig06_density_deviation.gp
+# Output: OUT.png and OUT.svg. Drawn by the runner (`make figs`, `make demo`, or
+#   build/vbc sweep paper_figs/miyamoto_fig06_density_deviation/sweep.json), which sets run and out;
+#   by hand: gnuplot -e "run='RUN'; out='PREFIX'" paper_figs/miyamoto_fig06_density_deviation/fig06_density_deviation.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig06_density_deviation.gp"; exit status 2 }
 
 json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\).*/\1/p" "%s/summary.json" | head -n 1', key, run))

@@ -3,9 +3,9 @@
 # Input:  RUN/series.csv (one row per output time), RUN/summary.json (title); RUN from
 #           vbc run experiments/scenes/circular_patch.json --set spacing=0.01 --out RUN
 #         (the demo resolution; the paper and the scene use l = 0.005)
-# Output: OUT.png and OUT.svg.  Rerun by hand (or `make demo`):
-#   gnuplot -e "run='results/demo/circular_patch'; out='results/demo/circular_patch_axes'" \
-#     paper_figs/miyamoto_koshizuka/fig10_circular_patch_axes.gp
+# Output: OUT.png and OUT.svg. Drawn by the runner (`make figs`, `make demo`, or
+#   build/vbc sweep paper_figs/miyamoto_fig10_circular_patch/sweep.json), which sets run and out;
+#   by hand: gnuplot -e "run='RUN'; out='PREFIX'" paper_figs/miyamoto_fig10_circular_patch/fig10_circular_patch_axes.gp
 if (!exists("run") || !exists("out")) { print "usage: gnuplot -e \"run='DIR'; out='PREFIX'\" fig10_circular_patch_axes.gp"; exit status 2 }
 
 json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\).*/\1/p" "%s/summary.json" | head -n 1', key, run))
