@@ -25,18 +25,6 @@ extern char **environ;
 
 #define TINY "\"set\": {\"spacing\": 0.04, \"time.dt\": 0.002, \"time.end\": 0.04}"
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = calloc((size_t)n + 1, 1);
-  if (fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = '\0';
-  fclose(f);
-  return buf;
-}
-
 /* Start vbc with stdout and stderr into files of dir; returns the pid. */
 static pid_t spawn_vbc(const char *const *args, const char *dir) {
   const char *argv[64] = {VBC_BINARY};
@@ -63,9 +51,9 @@ static int sweep(const char *const *args, const char *dir, char **out, char **er
   waitpid(spawn_vbc(args, dir), &status, 0);
   char path[1100];
   snprintf(path, sizeof path, "%s/stdout.txt", dir);
-  *out = slurp(path);
+  *out = read_text(path);
   snprintf(path, sizeof path, "%s/stderr.txt", dir);
-  *err = slurp(path);
+  *err = read_text(path);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -302,7 +290,7 @@ Test(sweep_run, one_failed_case_is_recorded_and_the_others_finish) {
   cr_assert_str_eq(states[1], "done");
   char path[1300];
   snprintf(path, sizeof path, "%s/table.csv", out_dir);
-  char *table = slurp(path);
+  char *table = read_text(path);
   cr_assert(strstr(table, "residual became non-finite"), "%s", table);
   free(table);
   /* a failure is a result: not rerun, unless forced */
@@ -325,7 +313,7 @@ Test(sweep_jobs, emit_jobs_writes_one_runnable_command_per_case_to_run) {
   cr_assert_eq(sweep(emit, dir, &out, &err), 0, "%s", err);
   cr_assert(strstr(out, "wrote 2 commands"), "%s", out);
   free(out), free(err);
-  char *text = slurp(jobs);
+  char *text = read_text(jobs);
   cr_assert_eq(lines(text), 2, "%s", text);
   cr_assert(strstr(text, " sweep ") && strstr(text, "--case "), "%s", text);
   /* run the first job as a cluster node would */
