@@ -70,7 +70,8 @@ Test(state_file, write_read_and_apply_round_trip_every_array) {
   cr_assert_eq(memcmp(&st.domain_min, &sim.domain_min, sizeof st.domain_min), 0);
   cr_assert_eq(memcmp(&st.domain_max, &sim.domain_max, sizeof st.domain_max), 0);
 
-  load_sim(&sc, &fresh);
+  vbc_error init = {0};
+  cr_assert_eq(vbc_sim_init(&fresh, &sc, &init), 0, "%s", init.message); /* same scene */
   cr_assert_eq(vbc_state_apply(&st, path, &fresh, &err), 0, "%s", err.message);
   expect_same_particles(&fresh.particles, &sim.particles);
   cr_assert_eq(fresh.step, 7);
@@ -124,7 +125,8 @@ Test(state_file, apply_names_the_first_particle_whose_kind_differs) {
   vbc_scene sc;
   vbc_sim sim, other;
   load_sim(&sc, &sim);
-  load_sim(&sc, &other);
+  vbc_error init = {0};
+  cr_assert_eq(vbc_sim_init(&other, &sc, &init), 0, "%s", init.message); /* same scene */
   size_t wall = sim.nfluid; /* walls follow the fluid */
   other.particles.kind[wall] = VBC_FLUID;
   char path[1100];
