@@ -107,7 +107,6 @@ typedef struct vbc_sweep {
   char out[1024], cases_dir[1040];
   char state_file[1200];    /* the file every case replays, "" without from_state */
   const char *const *known_metrics; /* the base scene's benchmark metrics and the run's figures */
-  char **owned_metrics;
   size_t nknown;
 } vbc_sweep;
 
