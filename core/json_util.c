@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/files.h"
 #include "core/json_util.h"
 
 static char *read_text(const char *path, vbc_error *err) {
@@ -288,4 +289,13 @@ int vbc_json_vec(vbc_jctx *c, cJSON *obj, const char *path, const char *key, int
   }
   *out = v;
   return VBC_OK;
+}
+
+int vbc_json_write_file(const char *path, cJSON *root, vbc_error *err) {
+  char *text = root ? cJSON_Print(root) : NULL;
+  cJSON_Delete(root);
+  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (%s)", path);
+  int rc = vbc_write_file_atomic(path, text, err);
+  free(text);
+  return rc;
 }

@@ -48,6 +48,9 @@ int vbc_json_string(vbc_jctx *c, cJSON *obj, const char *path, const char *key, 
 /* Array of exactly dim finite numbers; missing -> def (NULL: required). z = 0 in 2D. */
 int vbc_json_vec(vbc_jctx *c, cJSON *obj, const char *path, const char *key, int dim,
                  const vbc_vec *def, vbc_vec *out);
+/* Write root, pretty-printed, to path atomically (core/files.h); root is deleted. */
+int vbc_json_write_file(const char *path, cJSON *root, vbc_error *err);
+
 /* Short rendering of a JSON value for messages. */
 void vbc_json_describe(const cJSON *item, char *buf, size_t size);
 

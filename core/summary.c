@@ -1,7 +1,7 @@
 /* summary.c — see summary.h. */
-#include <stdlib.h>
+#include <stdio.h>
 
-#include "core/files.h"
+#include "core/json_util.h"
 #include "core/summary.h"
 
 static cJSON *particle_counts(const vbc_sim *sim) {
@@ -61,12 +61,7 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
   cJSON_AddItemToObject(root, "solver", solver_stats(sim, st));
   cJSON_AddItemToObject(root, "metrics",
                         metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject());
-  char *text = cJSON_Print(root);
-  cJSON_Delete(root);
-  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (summary.json)");
   char path[1200];
   snprintf(path, sizeof path, "%s/summary.json", dir);
-  int rc = vbc_write_file_atomic(path, text, err);
-  free(text);
-  return rc;
+  return vbc_json_write_file(path, root, err);
 }

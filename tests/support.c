@@ -27,24 +27,29 @@ static char *slurp(const char *path) {
   return buf;
 }
 
-int run_vbc(const char *const *args, char **err_text) {
+pid_t spawn_vbc(const char *const *args, const char *out_path, const char *err_path) {
   const char *argv[64];
   int n = 0;
   argv[n++] = VBC_BINARY;
   for (const char *const *a = args; *a && n < 63; ++a) argv[n++] = *a;
   argv[n] = NULL;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (out_path) posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (err_path) posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawn(&pid, VBC_BINARY, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
+int run_vbc(const char *const *args, char **err_text) {
   char errfile[512];
   snprintf(errfile, sizeof errfile, "%s/stderr.%ld.txt", VBC_TEST_TMP, (long)getpid());
   vbc_error e = {0};
   vbc_mkdir_p(VBC_TEST_TMP, &e);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid;
-  int rc = posix_spawn(&pid, VBC_BINARY, &fa, NULL, (char *const *)argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return -1;
+  pid_t pid = spawn_vbc(args, "/dev/null", errfile);
+  if (pid < 0) return -1;
   int status;
   if (waitpid(pid, &status, 0) < 0) return -1;
   if (err_text) *err_text = slurp(errfile);

@@ -3,7 +3,6 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +11,6 @@
 #include <unistd.h>
 
 #include "tests/support.h"
-
-extern char **environ;
 
 static void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -259,10 +256,9 @@ Test(interrupted, killed_run_leaves_no_summary_and_no_complete_series, .timeout 
   char path[1100];
   snprintf(path, sizeof path, "%s/summary.json", out);
   cr_assert(file_exists(path));
-  const char *argv[] = {VBC_BINARY, "run", scene, "--out", out, "--quiet", "--set",
-                        "time.end=1000", NULL};
-  pid_t pid;
-  cr_assert_eq(posix_spawn(&pid, VBC_BINARY, NULL, NULL, (char *const *)argv, environ), 0);
+  const char *args[] = {"run", scene, "--out", out, "--quiet", "--set", "time.end=1000", NULL};
+  pid_t pid = spawn_vbc(args, NULL, NULL);
+  cr_assert_gt(pid, 0);
   char part[1100];
   snprintf(part, sizeof part, "%s/series.csv.part", out);
   for (int i = 0; i < 2000 && !file_exists(part); ++i) sleep_ms(5);

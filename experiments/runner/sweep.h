@@ -150,7 +150,8 @@ int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, 
 int vbc_sweep_write_table(const vbc_sweep *sw, vbc_error *err);
 /* A case's figure from summary.json: metrics.NAME, solver.NAME or NAME (NAN if missing). */
 double vbc_sweep_case_metric(const cJSON *summary, const char *name);
-cJSON *vbc_sweep_case_summary(const vbc_sweep *sw, const vbc_sweep_case *c);
+/* A JSON file of a case's directory (summary.json, result.json), NULL if absent or unreadable. */
+cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const char *file);
 
 /* DIR/plots/NAME.{dat,gp} for every plot, rendered by gnuplot into PNG, SVG (and PDF when the
  * terminal exists). VBC_EXIT_SYSTEM with a clear message if gnuplot is missing; the data and

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include "core/benchmark.h"
-#include "core/json_util.h"
 #include "core/scene.h"
 #include "experiments/runner/sweep.h"
 
@@ -262,14 +261,6 @@ vbc_sweep_case *vbc_sweep_find_case(vbc_sweep *sw, const char *id) {
 static const char *const state_names[] = {"pending", "incomplete", "done", "failed"};
 const char *vbc_case_state_name(vbc_case_state s) { return state_names[s]; }
 
-static cJSON *load_quiet(const char *dir, const char *file) {
-  char path[1200];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  vbc_error e;
-  vbc_error_clear(&e);
-  return vbc_json_load_file(path, &e);
-}
-
 /* done: summary.json says ok (and a state case has its file); failed: result.json recorded a
  * non-zero exit, or summary.json says failed; a directory with neither was killed half-way. */
 void vbc_sweep_refresh_state(const vbc_sweep *sw, vbc_sweep_case *c) {
@@ -281,7 +272,8 @@ void vbc_sweep_refresh_state(const vbc_sweep *sw, vbc_sweep_case *c) {
     c->state = VBC_CASE_PENDING;
     return;
   }
-  cJSON *summary = load_quiet(dir, "summary.json"), *result = load_quiet(dir, "result.json");
+  cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
+  cJSON *result = vbc_sweep_case_json(sw, c, "result.json");
   const cJSON *status = cJSON_GetObjectItemCaseSensitive(summary, "status");
   const cJSON *code = cJSON_GetObjectItemCaseSensitive(result, "exit_code");
   const cJSON *msg = cJSON_GetObjectItemCaseSensitive(result, "message");

@@ -7,15 +7,12 @@
  * on 2 cores, oversubscribed threads are slower than none). Children die with the runner
  * (PR_SET_PDEATHSIG), so a killed sweep leaves incomplete directories, never a run that goes on
  * writing into a directory the next sweep is about to clear. */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +21,7 @@
 #include "core/json_util.h"
 #include "core/progress.h"
 #include "experiments/runner/sweep.h"
+#include "experiments/runner/sweep_spawn.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -60,13 +58,8 @@ static int write_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, char **
   cJSON_AddNumberToObject(root, "repeat", c->repeat);
   cJSON *cmd = cJSON_AddArrayToObject(root, "command");
   for (size_t i = 0; argv[i]; ++i) cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
-  char *text = cJSON_Print(root);
-  cJSON_Delete(root);
-  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   snprintf(path, sizeof path, "%s/case.json", dir);
-  int rc = vbc_write_file_atomic(path, text, err);
-  free(text);
-  return rc;
+  return vbc_json_write_file(path, root, err);
 }
 
 /* The message of a failed run: the first "vbc: " line of its log that is not a note. */
@@ -96,13 +89,8 @@ static int write_result(const vbc_sweep *sw, vbc_sweep_case *c, int code, double
   cJSON_AddNumberToObject(root, "exit_code", code);
   cJSON_AddStringToObject(root, "message", code ? c->message : "");
   cJSON_AddNumberToObject(root, "seconds", seconds);
-  char *text = cJSON_Print(root);
-  cJSON_Delete(root);
-  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   snprintf(path, sizeof path, "%s/result.json", dir);
-  int rc = vbc_write_file_atomic(path, text, err);
-  free(text);
-  return rc;
+  return vbc_json_write_file(path, root, err);
 }
 
 typedef struct slot {
@@ -122,22 +110,8 @@ static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc,
     return -1;
   }
   snprintf(log, sizeof log, "%s/log.txt", dir);
-  pid_t parent = getpid();
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent) _exit(127);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0) dup2(null, 0), close(null);
-    execv(vbc, argv);
-    fprintf(stderr, "vbc: cannot run %s: %s\n", vbc, strerror(errno));
-    _exit(4);
-  }
+  pid_t pid = vbc_spawn_logged(vbc, argv, NULL, log, 1, err);
   vbc_sweep_argv_free(argv);
-  if (pid < 0) return vbc_error_set(err, VBC_EXIT_SYSTEM, "fork: %s", strerror(errno)), -1;
   return pid;
 }
 
@@ -163,7 +137,7 @@ static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds,
   fprintf(stderr, "[%*zu/%zu] %s %s  %s  %s", t->total > 99 ? 3 : 2, t->finished, t->total,
           c->id, c->label, c->state == VBC_CASE_DONE ? "ok" : "FAILED", took);
   if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0 && !c->is_state) {
-    cJSON *summary = vbc_sweep_case_summary(sw, c);
+    cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
     for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m)
       fprintf(stderr, "  %s=%.4g", sw->spec.metrics[m],
               vbc_sweep_case_metric(summary, sw->spec.metrics[m]));

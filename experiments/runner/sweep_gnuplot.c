@@ -1,13 +1,13 @@
 /* sweep_gnuplot.c — see sweep_gnuplot.h. Scripts are self-contained: `gnuplot NAME.gp` in the
  * plots directory redraws every format, so a user can restyle a figure and rerun it. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "experiments/runner/sweep_gnuplot.h"
+#include "experiments/runner/sweep_spawn.h"
 
 const char *vbc_gnuplot_find(char *buf, size_t size) {
   const char *name = getenv("VBC_GNUPLOT");
@@ -75,16 +75,9 @@ void vbc_gp_render(FILE *f, const char *name, const char *plot_command) {
 
 int vbc_gnuplot_run(const char *gnuplot, const char *dir, const char *script, const char *log,
                     vbc_error *err) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return vbc_error_set(err, VBC_EXIT_SYSTEM, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    if (chdir(dir) != 0) _exit(126);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
-    execl(gnuplot, gnuplot, script, (char *)NULL);
-    _exit(127);
-  }
+  char *const argv[] = {(char *)gnuplot, (char *)script, NULL};
+  pid_t pid = vbc_spawn_logged(gnuplot, argv, dir, log, 0, err);
+  if (pid < 0) return err->code;
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return vbc_error_set(err, VBC_EXIT_SYSTEM, "waitpid: %s", strerror(errno));

@@ -156,16 +156,12 @@ static size_t gather(plot_job *J, const cJSON *series_value, point *pts) {
   return n;
 }
 
-static void fit_curve(plot_job *J, const point *pts, size_t n, size_t j, const char *name,
-                      FILE *fits) {
+/* The fitted power law of metric j through the points (x_i, val[i * ny + j]). */
+static void fit_curve(plot_job *J, const point *pts, const double *val, size_t n, size_t j,
+                      const char *name, FILE *fits) {
   double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
   if (x == NULL || y == NULL) return free(x), free(y);
-  for (size_t i = 0; i < n; ++i) {
-    cJSON *summary = vbc_sweep_case_summary(J->sw, pts[i].c);
-    x[i] = pts[i].x;
-    y[i] = vbc_sweep_case_metric(summary, J->pl->y[j]);
-    cJSON_Delete(summary);
-  }
+  for (size_t i = 0; i < n; ++i) x[i] = pts[i].x, y[i] = val[i * J->pl->ny + j];
   double order, c;
   size_t used = vbc_fit_order(x, y, n, &order, &c);
   free(x), free(y);
@@ -184,8 +180,9 @@ static void fit_curve(plot_job *J, const point *pts, size_t n, size_t j, const c
 }
 
 static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FILE *fits) {
-  size_t n = gather(J, series_value, pts);
-  if (n == 0) return;
+  size_t n = gather(J, series_value, pts), ny = J->pl->ny;
+  double *val = malloc((n ? n : 1) * ny * sizeof *val); /* each summary.json read once */
+  if (n == 0 || val == NULL) return free(val);
   char group[200] = "", value[160];
   if (series_value) { /* "solver=pgs": the last part of the key names the series */
     const char *dot = strrchr(J->pl->series, '.');
@@ -197,23 +194,26 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
            series_value ? group : "all cases", J->pl->y[0]);
   begin_block(J, comment);
   for (size_t i = 0; i < n; ++i) {
-    cJSON *summary = vbc_sweep_case_summary(J->sw, pts[i].c);
+    cJSON *summary = vbc_sweep_case_json(J->sw, pts[i].c, "summary.json");
     fprintf(J->dat, "%.10g \"%s\"", pts[i].x, pts[i].label);
-    for (size_t j = 0; j < J->pl->ny; ++j)
-      fprintf(J->dat, " %.10g", vbc_sweep_case_metric(summary, J->pl->y[j]));
+    for (size_t j = 0; j < ny; ++j) {
+      val[i * ny + j] = vbc_sweep_case_metric(summary, J->pl->y[j]);
+      fprintf(J->dat, " %.10g", val[i * ny + j]);
+    }
     fputc('\n', J->dat);
     cJSON_Delete(summary);
   }
   int categorical = !cJSON_IsNumber(cJSON_GetArrayItem(axis_list(&J->sw->spec, J->pl->x), 0));
-  for (size_t j = 0; j < J->pl->ny; ++j) {
+  for (size_t j = 0; j < ny; ++j) {
     char spec[300], title[400];
     snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:%zu%s with linespoints pt 7 lc %d",
              J->pl->name, J->blocks - 1, j + 3, categorical ? ":xtic(2)" : "", J->curves + 1);
-    snprintf(title, sizeof title, "%s%s%s", J->pl->ny > 1 || !series_value ? J->pl->y[j] : "",
-             J->pl->ny > 1 && series_value ? ", " : "", series_value ? group : "");
+    snprintf(title, sizeof title, "%s%s%s", ny > 1 || !series_value ? J->pl->y[j] : "",
+             ny > 1 && series_value ? ", " : "", series_value ? group : "");
     curve(J, spec, title);
-    if (J->pl->kind == VBC_PLOT_ORDER) fit_curve(J, pts, n, j, title, fits);
+    if (J->pl->kind == VBC_PLOT_ORDER) fit_curve(J, pts, val, n, j, title, fits);
   }
+  free(val);
 }
 
 static int metric_plot(plot_job *J, vbc_error *err) {

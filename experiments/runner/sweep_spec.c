@@ -43,17 +43,6 @@ static int opt_string(vbc_sweep_spec *s, const cJSON *obj, const char *path, con
   return VBC_OK;
 }
 
-static int opt_bool(vbc_sweep_spec *s, const cJSON *obj, const char *path, const char *key,
-                    int def, int *out, vbc_error *err) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  char p[256];
-  *out = def;
-  if (v == NULL) return VBC_OK;
-  if (!cJSON_IsBool(v)) return bad(s, err, vbc_path_join(p, sizeof p, path, key), "true or false");
-  *out = cJSON_IsTrue(v);
-  return VBC_OK;
-}
-
 /* A string or an array of strings -> (*out)[*n]. */
 static int string_list(vbc_sweep_spec *s, const cJSON *v, const char *path, const char ***out,
                        size_t *n, vbc_error *err) {
@@ -301,9 +290,9 @@ static int load_plot(vbc_sweep_spec *s, const cJSON *o, int index, vbc_error *er
   if (opt_string(s, o, path, "title", pl->name, &pl->title, err) ||
       opt_string(s, o, path, "xlabel", NULL, &pl->xlabel, err) ||
       opt_string(s, o, path, "ylabel", NULL, &pl->ylabel, err) ||
-      opt_bool(s, o, path, "logx", log_default, &pl->logx, err) ||
-      opt_bool(s, o, path, "logy", log_default || pl->kind == VBC_PLOT_CONVERGENCE, &pl->logy,
-               err) ||
+      vbc_json_bool(&c, (cJSON *)o, path, "logx", log_default, &pl->logx) ||
+      vbc_json_bool(&c, (cJSON *)o, path, "logy", log_default || pl->kind == VBC_PLOT_CONVERGENCE,
+                    &pl->logy) ||
       plot_fields(s, pl, o, path, err))
     return err->code;
   const cJSON *ref = cJSON_GetObjectItemCaseSensitive(o, "reference");

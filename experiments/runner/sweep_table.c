@@ -10,9 +10,9 @@
 #include "core/json_util.h"
 #include "experiments/runner/sweep.h"
 
-cJSON *vbc_sweep_case_summary(const vbc_sweep *sw, const vbc_sweep_case *c) {
+cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const char *file) {
   char dir[1100], path[1200];
-  snprintf(path, sizeof path, "%s/summary.json", vbc_sweep_case_dir(sw, c, dir, sizeof dir));
+  snprintf(path, sizeof path, "%s/%s", vbc_sweep_case_dir(sw, c, dir, sizeof dir), file);
   vbc_error e;
   vbc_error_clear(&e);
   return vbc_json_load_file(path, &e);
@@ -83,7 +83,7 @@ static void header(FILE *f, const vbc_sweep *sw) {
 
 static void row(FILE *f, const vbc_sweep *sw, const vbc_sweep_case *c) {
   const vbc_sweep_spec *s = &sw->spec;
-  cJSON *summary = vbc_sweep_case_summary(sw, c);
+  cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
   csv_field(f, c->id, 1);
   csv_field(f, vbc_case_state_name(c->state), 0);
   for (size_t k = 0; k < s->nkeys; ++k) csv_value(f, c->values[k]);
