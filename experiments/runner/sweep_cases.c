@@ -17,12 +17,36 @@ unsigned long long vbc_fnv1a(const void *data, size_t n, unsigned long long h) {
   return h;
 }
 
+static int by_key(const void *a, const void *b) {
+  return strcmp((*(cJSON *const *)a)->string, (*(cJSON *const *)b)->string);
+}
+
+/* Object keys in sorted order, recursively: the id must not depend on the order in which the
+ * file, --set and the defaults put the keys (the loader appends defaults at the end). */
+static void sort_keys(cJSON *item) {
+  size_t n = 0;
+  for (cJSON *c = item->child; c; c = c->next) sort_keys(c), ++n;
+  if (!cJSON_IsObject(item) || n < 2) return;
+  cJSON **kids = malloc(n * sizeof *kids);
+  if (kids == NULL) return; /* unsorted: an id that may differ, never a wrong result */
+  size_t k = 0;
+  for (cJSON *c = item->child; c; c = c->next) kids[k++] = c;
+  qsort(kids, n, sizeof *kids, by_key);
+  for (k = 0; k < n; ++k) {
+    kids[k]->prev = k ? kids[k - 1] : kids[n - 1]; /* cJSON: the head's prev is the tail */
+    kids[k]->next = k + 1 < n ? kids[k + 1] : NULL;
+  }
+  item->child = kids[0];
+  free(kids);
+}
+
 void vbc_sweep_case_id(const cJSON *resolved, int repeat, unsigned long long state_hash,
                        char id[16]) {
   /* name and description label a scene without changing what it computes */
   cJSON *copy = cJSON_Duplicate(resolved, 1);
   cJSON_DeleteItemFromObjectCaseSensitive(copy, "name");
   cJSON_DeleteItemFromObjectCaseSensitive(copy, "description");
+  sort_keys(copy);
   char *text = cJSON_PrintUnformatted(copy);
   cJSON_Delete(copy);
   unsigned long long h = vbc_fnv1a(text ? text : "", text ? strlen(text) : 0, VBC_FNV_OFFSET);
