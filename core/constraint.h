@@ -15,9 +15,13 @@
  * follows GSL's solver types: a const type struct with a name and function pointers, alloc/free,
  * `iterate`, and a convergence test kept apart from the iteration (vbc_solve below).
  *
- * Generalized velocities. Today they are the particle velocities (3 components each, z = 0 in
- * 2D); a particle's inverse mass is 1/(rho l^d) for fluid and 0 for walls (fixed, infinite mass).
- * Sparse Jacobians index degree of freedom dim * particle + axis. */
+ * Generalized velocities. A fluid particle is a point body: its velocity vel[i], inverse mass
+ * 1/(rho l^d). A wall particle has infinite mass and the velocity stored in vel[i] (zero). A rigid
+ * particle has no degrees of freedom of its own: its velocity is its body's v + w x (x_i - x_B)
+ * and impulses on it act on the body (core/body.h); vbc_system_velocity reads either kind.
+ * Sparse Jacobians index degree of freedom dim * particle + axis for particles, then for body b
+ * the dim linear and nrot angular components (nrot = 1 in 2D: w_z; 3 in 3D) starting at
+ * vbc_system_body_dof(s, b). */
 #ifndef VBC_CONSTRAINT_H
 #define VBC_CONSTRAINT_H
 
@@ -25,6 +29,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/body.h"
 #include "core/error.h"
 #include "core/grid.h"
 #include "core/params.h"
@@ -41,10 +46,37 @@ typedef struct vbc_system {
   vbc_particles *particles;
   const vbc_grid *grid;       /* built with cells >= every block's support */
   const vbc_neighbors *nbrs;  /* all pairs closer than r_e, at the positions of this step */
+  vbc_body *bodies;           /* rigid bodies, indexed by particles->body of rigid particles */
+  size_t nbodies;
+  /* Contact statistics of this step, written by the contact block's prepare: pairs and largest
+   * depth l - r, between bodies (rigid and wall particles) and between fluid and bodies. */
+  size_t contacts_body, contacts_fluid;
+  double max_depth_body, max_depth_fluid;
 } vbc_system;
 
 static inline double vbc_system_inv_mass(const vbc_system *s, size_t particle) {
   return s->particles->kind[particle] == VBC_FLUID ? 1.0 / s->fluid_mass : 0.0;
+}
+
+/* The body of a rigid particle, NULL for fluid and wall particles. */
+static inline vbc_body *vbc_system_body_of(const vbc_system *s, size_t particle) {
+  return s->particles->kind[particle] == VBC_RIGID ? &s->bodies[s->particles->body[particle]]
+                                                   : NULL;
+}
+
+/* The current velocity of particle i: its own (fluid, wall) or its body's at x_i (rigid). */
+static inline vbc_vec vbc_system_velocity(const vbc_system *s, size_t i) {
+  const vbc_body *b = vbc_system_body_of(s, i);
+  return b ? vbc_body_point_velocity(b, s->particles->pos[i]) : s->particles->vel[i];
+}
+
+/* Degrees of freedom: dim per particle, then dim + nrot per body. */
+static inline size_t vbc_system_nrot(const vbc_system *s) { return s->dim == 2 ? 1 : 3; }
+static inline size_t vbc_system_body_dof(const vbc_system *s, size_t body) {
+  return (size_t)s->dim * s->particles->n + body * ((size_t)s->dim + vbc_system_nrot(s));
+}
+static inline size_t vbc_system_ndofs(const vbc_system *s) {
+  return vbc_system_body_dof(s, s->nbodies);
 }
 
 /* Row data of one block. The arrays are owned by the vbc_block and sized by vbc_rows_resize. */

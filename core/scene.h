@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/body.h"
 #include "core/error.h"
 #include "core/vec.h"
 
@@ -30,6 +31,43 @@ typedef struct vbc_shape {
   long layers;           /* tank: wall thickness in particles */
 } vbc_shape;
 
+/* Shapes of rigid bodies (scene key `bodies`, docs/scene-format.md). Particles sit on the global
+ * lattice (k + 1/2) l inside the shape. */
+typedef enum vbc_body_shape_type {
+  VBC_BODY_BOX,     /* min, max (axis-aligned) */
+  VBC_BODY_DISK,    /* center, radius: a disk in 2D, a ball in 3D */
+  VBC_BODY_CROSS,   /* center, length, width, angle: two bars of length x width crossing at the
+                       centre (3D: bars of square cross-section width x width) */
+  VBC_BODY_POLYGON, /* vertices of a convex polygon (2D only) */
+  VBC_BODY_UNION    /* parts: a point is inside if it is inside any part */
+} vbc_body_shape_type;
+
+typedef struct vbc_body_shape {
+  vbc_body_shape_type type;
+  vbc_vec min, max;      /* box */
+  vbc_vec center;        /* disk, cross */
+  double radius;         /* disk */
+  double length, width;  /* cross */
+  double angle;          /* cross: rotation about z [rad] */
+  vbc_vec *vertices;     /* polygon */
+  size_t nvertices;
+  struct vbc_body_shape *parts; /* union */
+  size_t nparts;
+} vbc_body_shape;
+
+/* One entry of `bodies`, validated and resolved. */
+typedef struct vbc_body_spec {
+  const char *name;
+  vbc_body_shape shape;
+  vbc_motion motion;
+  double density;  /* kg/m^d: `density`, or `density_ratio` times fluid.density; 0 if `mass`
+                      is given instead or the body has infinite mass (fixed, scripted) */
+  double mass;     /* `mass` (kg, or kg/m in 2D) when given, else 0 */
+  int has_pin;
+  vbc_vec pin;     /* pinned: world pin point; without `pin`, the centre of mass */
+  vbc_vec velocity, angular_velocity; /* initial (free, pinned) or prescribed (scripted) */
+} vbc_body_spec;
+
 typedef struct vbc_scene {
   char file[1024];
   cJSON *resolved;
@@ -43,6 +81,8 @@ typedef struct vbc_scene {
   vbc_vec domain_min, domain_max;
   vbc_shape *shapes;
   size_t nshapes;
+  vbc_body_spec *bodies;
+  size_t nbodies;
   /* method */
   const struct vbc_coupler_type *coupler;
   const struct vbc_block_type *fluid_constraint;

@@ -1,5 +1,6 @@
 /* sim.c — see sim.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,12 +47,50 @@ static int check_overlaps(vbc_sim *sim, vbc_error *err) {
                        p->pos[i].x, p->pos[i].y, p->pos[i].z, vbc_kind_name(p->kind[j]), j);
 }
 
+/* Bodies from the scene's specs and their generated particles (contiguous, in spec order). */
+static int init_bodies(vbc_sim *sim, vbc_error *err) {
+  const vbc_scene *sc = sim->scene;
+  const vbc_particles *p = &sim->particles;
+  if (sc->nbodies == 0) return VBC_OK;
+  sim->bodies = vbc_calloc(sc->nbodies, sizeof *sim->bodies, err);
+  sim->offset = vbc_calloc(p->n, sizeof *sim->offset, err);
+  if (sim->bodies == NULL || sim->offset == NULL) return err->code;
+  const double cell = pow(sc->spacing, sc->dim);
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_RIGID) continue;
+    vbc_body *b = &sim->bodies[p->body[i]];
+    if (b->count == 0) b->first = i;
+    ++b->count;
+  }
+  for (size_t k = 0; k < sc->nbodies; ++k) {
+    const vbc_body_spec *spec = &sc->bodies[k];
+    vbc_body *b = &sim->bodies[k];
+    b->motion = spec->motion;
+    /* mass per particle: rho_B l^d, or the given mass shared equally; 1 for infinite masses,
+     * whose mass properties are never used */
+    double pm = spec->mass > 0.0 ? spec->mass / (double)(b->count ? b->count : 1)
+                                 : (spec->density > 0.0 ? spec->density * cell : cell);
+    if (vbc_body_init_mass(b, sc->dim, sc->spacing, pm, p->pos, sim->offset, err) != VBC_OK)
+      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: bodies.%zu.shape: expected a shape that "
+                           "holds particles at spacing %g, got none", sc->file, k, sc->spacing);
+    b->pin = spec->has_pin ? spec->pin : b->x;
+    b->pin_offset = vbc_vec_sub(b->pin, b->x);
+    b->script_v = spec->velocity;
+    b->script_w = spec->angular_velocity;
+    if (b->motion != VBC_MOTION_FIXED) b->v = spec->velocity, b->w = spec->angular_velocity;
+  }
+  sim->sys.bodies = sim->bodies;
+  sim->sys.nbodies = sc->nbodies;
+  vbc_sim_place_bodies(sim);
+  return VBC_OK;
+}
+
 int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   memset(sim, 0, sizeof *sim);
   sim->scene = scene;
   if (vbc_generate(scene, &sim->particles, err) != VBC_OK) return err->code;
   sim->nfluid = vbc_particles_count(&sim->particles, VBC_FLUID);
-  if (sim->nfluid == 0)
+  if (sim->nfluid == 0 && scene->nbodies == 0)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: geometry: expected fluid particles, the "
                          "fluid shapes hold none at spacing %g: the fluid is empty", scene->file,
                          scene->spacing);
@@ -76,7 +115,7 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   /* the last step ends at or just after time.end */
   sim->nsteps = (long)ceil(scene->t_end / scene->dt - 1e-9);
   sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
-  if (sim->acc == NULL) return err->code;
+  if (sim->acc == NULL || init_bodies(sim, err) != VBC_OK) return err->code;
   if (check_overlaps(sim, err) != VBC_OK) return err->code;
   sim->coupler = scene->coupler;
   sim->coupler_state = sim->coupler->alloc(sim, err);
@@ -87,6 +126,8 @@ void vbc_sim_free(vbc_sim *sim) {
   if (sim->coupler && sim->coupler_state) sim->coupler->free(sim->coupler_state);
   vbc_particles_free(&sim->particles);
   free(sim->acc);
+  free(sim->bodies);
+  free(sim->offset);
   vbc_grid_free(&sim->grid);
   vbc_neighbors_free(&sim->nbrs);
   memset(sim, 0, sizeof *sim);
@@ -111,6 +152,19 @@ void vbc_sim_explicit(vbc_sim *sim) {
     vbc_vec a = nu > 0.0 ? vbc_vec_add(g, sim->acc[i]) : g;
     p->vel[i] = vbc_vec_axpy(p->vel[i], h, a);
   }
+  for (size_t k = 0; k < sim->sys.nbodies; ++k) {
+    vbc_body *b = &sim->bodies[k];
+    if (b->motion == VBC_MOTION_FREE || b->motion == VBC_MOTION_PINNED)
+      b->v = vbc_vec_axpy(b->v, h, g);
+    else if (b->motion == VBC_MOTION_SCRIPTED)
+      b->v = b->script_v, b->w = b->script_w;
+    vbc_body_update_inertia(b, sim->sys.dim);
+  }
+}
+
+void vbc_sim_place_bodies(vbc_sim *sim) {
+  for (size_t k = 0; k < sim->sys.nbodies; ++k)
+    vbc_body_place(&sim->bodies[k], sim->offset, sim->particles.pos, sim->particles.vel);
 }
 
 void vbc_sim_advect(vbc_sim *sim) {
@@ -119,6 +173,8 @@ void vbc_sim_advect(vbc_sim *sim) {
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
+  for (size_t k = 0; k < sim->sys.nbodies; ++k) vbc_body_integrate(&sim->bodies[k], h);
+  vbc_sim_place_bodies(sim);
 }
 
 static int outside(const vbc_sim *sim, vbc_vec x) {
@@ -134,17 +190,20 @@ int vbc_sim_check(const vbc_sim *sim, vbc_error *err) {
   size_t bad = p->n;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
-    if (p->kind[i] != VBC_FLUID) continue;
+    if (p->kind[i] == VBC_WALL) continue;
     if (!vbc_vec_isfinite(p->pos[i]) || !vbc_vec_isfinite(p->vel[i]) || outside(sim, p->pos[i]))
       bad = i < bad ? i : bad;
   }
   if (bad == p->n) return VBC_OK;
   vbc_vec x = p->pos[bad], u = p->vel[bad];
+  char who[64];
+  if (p->kind[bad] == VBC_RIGID)
+    snprintf(who, sizeof who, "particle %zu of body %d", bad, p->body[bad]);
+  else
+    snprintf(who, sizeof who, "fluid particle %zu", bad);
   if (!vbc_vec_isfinite(x) || !vbc_vec_isfinite(u))
-    return vbc_error_set(err, VBC_EXIT_FAILED,
-                         "fluid particle %zu has a non-finite position or velocity", bad);
+    return vbc_error_set(err, VBC_EXIT_FAILED, "%s has a non-finite position or velocity", who);
   return vbc_error_set(err, VBC_EXIT_FAILED,
-                       "fluid particle %zu left the domain at (%.4g, %.4g, %.4g) with speed "
-                       "%.4g m/s",
-                       bad, x.x, x.y, x.z, vbc_vec_norm(u));
+                       "%s left the domain at (%.4g, %.4g, %.4g) with speed %.4g m/s", who, x.x,
+                       x.y, x.z, vbc_vec_norm(u));
 }

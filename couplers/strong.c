@@ -1,31 +1,43 @@
 /* strong.c — strong coupling: every constraint block in one iteration loop (Miyamoto &
- * Koshizuka §2.5 and Fig. 1).
+ * Koshizuka §2.5, §4 and Fig. 1).
  *
- * One step: neighbour search at r^t; explicit terms give u* (gravity, viscosity); every block
- * prepares its rows from r^t and u*; one solver iterates all blocks together until the combined
- * stopping test holds; blocks write back their results (pressure); u^{t+1} = u*, and
- * r^{t+1} = r^t + h u^{t+1}. The blocks are the scene's fluid constraint and the particle contacts
- * (fluid against walls, §4.2), swept in that order by the scene's fluid solver; rigid-body
- * contacts and joints join the same problem when rigid bodies exist. */
+ * One step: neighbour search at r^t; explicit terms give u* for the fluid and v*, w* for the
+ * bodies (gravity, viscosity); every block prepares its rows from r^t and u*; one solver iterates
+ * all blocks together until the combined stopping test holds (vbc_solve: the residual of all rows
+ * relative to the residual they would have with zero impulses); blocks write back their results
+ * (pressure); u^{t+1} = u*; r^{t+1} = r^t + h u^{t+1} and the bodies move by eq. 44-45.
+ *
+ * The blocks, swept in this order by the scene's fluid solver (PGS, Jacobi, ...):
+ *   fluid    the scene's incompressibility block (method.fluid.constraint);
+ *   contact  particle contacts: fluid-wall, fluid-rigid (§4.2), rigid-rigid and rigid-wall (§3.2);
+ *   pin      the pin joints of pinned bodies (§5.6-5.7).
+ * How rigid particles enter the incompressibility rows — a choice the paper leaves open — is the
+ * fluid block's option rigid_pressure (solvers/mps_incompressibility.c, docs/coupling.md): their
+ * velocity is always the body's in the divergence term; with rigid_pressure the rows' impulses
+ * also act on the bodies, without it only the contacts move them. Either way all three blocks
+ * are in the one loop, so a push on one side of a body reaches the fluid on its other side within
+ * the same step (the seesaw of §5.6). */
 #include <stdlib.h>
 
 #include "core/registry.h"
 #include "core/sim.h"
 #include "couplers/couplers.h"
+#include "couplers/pin.h"
+
+enum { FLUID, CONTACT, PIN, NBLOCKS };
 
 typedef struct strong_state {
-  vbc_block fluid, contact;
-  vbc_block *blocks[2];
+  vbc_block block[NBLOCKS];
+  vbc_block *blocks[NBLOCKS];
   vbc_solver solver;
   vbc_problem problem;
 } strong_state;
 
-static const char *const strong_labels[] = {"fluid", "contact"};
+static const char *const strong_labels[NBLOCKS] = {"fluid", "contact", "pin"};
 
 static void strong_free(void *state) {
   strong_state *s = state;
-  vbc_block_free(&s->fluid);
-  vbc_block_free(&s->contact);
+  for (int b = 0; b < NBLOCKS; ++b) vbc_block_free(&s->block[b]);
   vbc_solver_free(&s->solver);
   free(s);
 }
@@ -34,20 +46,23 @@ static void *strong_alloc(vbc_sim *sim, vbc_error *err) {
   strong_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   const vbc_scene *sc = sim->scene;
-  if (vbc_block_init(&s->fluid, sc->fluid_constraint, sc->fluid_params, &sim->sys, "fluid",
+  if (vbc_block_init(&s->block[FLUID], sc->fluid_constraint, sc->fluid_params, &sim->sys,
+                     "fluid", err) != VBC_OK ||
+      vbc_block_init(&s->block[CONTACT], vbc_registry_contact_block(), sc->contact_params,
+                     &sim->sys, "contact", err) != VBC_OK ||
+      vbc_block_init(&s->block[PIN], &vbc_block_pin, sc->contact_params, &sim->sys, "pin",
                      err) != VBC_OK ||
-      vbc_block_init(&s->contact, vbc_registry_contact_block(), sc->contact_params, &sim->sys,
-                     "contact", err) != VBC_OK ||
       vbc_solver_init(&s->solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK) {
     strong_free(s);
     return NULL;
   }
-  if (s->fluid.support > sim->support) sim->support = s->fluid.support;
-  s->blocks[0] = &s->fluid;
-  s->blocks[1] = &s->contact;
+  for (int b = 0; b < NBLOCKS; ++b) {
+    if (s->block[b].support > sim->support) sim->support = s->block[b].support;
+    s->blocks[b] = &s->block[b];
+  }
   s->problem.sys = &sim->sys;
   s->problem.blocks = s->blocks;
-  s->problem.nblocks = 2;
+  s->problem.nblocks = NBLOCKS;
   return s;
 }
 
@@ -74,7 +89,8 @@ static int strong_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_erro
 
 const vbc_coupler_type vbc_coupler_strong = {
     .name = "strong",
-    .summary = "all blocks in one solver loop, then integrate (Miyamoto & Koshizuka Fig. 1)",
+    .summary = "all blocks (fluid, contacts, pins) in one solver loop, then integrate (Miyamoto "
+               "& Koshizuka Fig. 1)",
     .alloc = strong_alloc,
     .free = strong_free,
     .step = strong_step,

@@ -13,9 +13,21 @@
  * The PGS update (eq. 36-39) is then lambda' = max(0, lambda + (b_i - J_i u)/A_ii).
  *
  * Choices the paper leaves open:
- *   - n_i counts all particles (fluid and wall), as §4.1 prescribes for rigid particles.
- *   - wall_pressure (default on): wall particles with a fluid neighbour get rows too, i.e. a
- *     pressure unknown, as in standard MPS wall treatment; their impulses move only the fluid.
+ *   - n_i counts all particles (fluid, wall and rigid), as §4.1 prescribes for rigid particles.
+ *   - Rigid particles enter the divergence term with their body's velocity v + w x r: a moving
+ *     body compresses or expands the fluid next to it like a moving wall. Whether the rows'
+ *     impulses also act on the bodies is the option rigid_pressure (§4 leaves it open: there the
+ *     fluid and the bodies exchange momentum through the contact rows of §4.2 only):
+ *       true (default)  the impulses act on the bodies too: J over the bodies' generalized
+ *                       velocities, A_ii includes the bodies' effective inverse mass, momentum
+ *                       goes between fluid and bodies through the pressure as well as the
+ *                       contacts, and it is conserved;
+ *       false           bodies are infinite masses for this block (moving walls); only the
+ *                       contact rows move them.
+ *     docs/coupling.md compares the two.
+ *   - wall_pressure (default on): wall and rigid particles with a fluid neighbour get rows too,
+ *     i.e. a pressure unknown, as in standard MPS wall treatment; their impulses move the fluid
+ *     (and, with rigid_pressure, their own body).
  *     Without them the gradient model (eq. 7) sees p = 0 on walls and loses the vertical pressure
  *     gradient along side walls: the wall-side column slides down (0.27 m/s after 0.04 s in the
  *     hydrostatic tank), a divergence-free shear no row resists. Dummy layers far from the fluid
@@ -38,7 +50,7 @@
 
 typedef struct mps_state {
   double alpha;
-  int warm_start, wall_pressure;
+  int warm_start, wall_pressure, rigid_pressure;
   vbc_mps_constants k;
   double scale;            /* lambda = scale * p, scale = -h C l^d */
   size_t nrows;
@@ -47,7 +59,11 @@ typedef struct mps_state {
   uint32_t *particle_of;   /* per row */
   vbc_vec *pair_v;         /* v_ij, aligned with sys->nbrs->index, filled for row particles */
   vbc_vec *sum_v;          /* per row: sum_j v_ij */
-  vbc_colouring colouring;
+  vbc_colouring colouring; /* rows that move no body, swept in parallel */
+  long *colour_row_of;     /* per particle: its row if that row moves no body, else -1 */
+  unsigned char *moves_body; /* per row */
+  uint32_t *body_rows;     /* rows whose impulse moves a body: swept serially, in order */
+  size_t nbody_rows;
 } mps_state;
 
 static const vbc_param_spec mps_params[] = {
@@ -56,7 +72,9 @@ static const vbc_param_spec mps_params[] = {
     {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "start each solve from the previous step's pressure instead of zero (§2.5 uses zero)"},
     {"wall_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
-     "wall particles next to fluid get incompressibility rows (a pressure) too"},
+     "wall and rigid particles next to fluid get incompressibility rows (a pressure) too"},
+    {"rigid_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+     "the rows' impulses act on rigid bodies (false: bodies are moving walls for this block)"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -66,6 +84,7 @@ static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->alpha = vbc_param_number(params, mps_params, "alpha");
   s->warm_start = vbc_param_bool(params, mps_params, "warm_start");
   s->wall_pressure = vbc_param_bool(params, mps_params, "wall_pressure");
+  s->rigid_pressure = vbc_param_bool(params, mps_params, "rigid_pressure");
   s->k = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
   *support = sys->re;
   return s;
@@ -77,6 +96,9 @@ static void mps_free(void *state) {
   free(s->particle_of);
   free(s->pair_v);
   free(s->sum_v);
+  free(s->colour_row_of);
+  free(s->moves_body);
+  free(s->body_rows);
   vbc_colouring_free(&s->colouring);
   free(s);
 }
@@ -87,6 +109,9 @@ static int ensure_capacity(mps_state *s, size_t np, size_t npairs, size_t nrows,
     long *r = vbc_realloc(s->row_of, np, sizeof *r, err);
     if (r == NULL) return err->code;
     s->row_of = r;
+    long *c = vbc_realloc(s->colour_row_of, np, sizeof *c, err);
+    if (c == NULL) return err->code;
+    s->colour_row_of = c;
     s->cap_particles = np;
   }
   if (npairs > s->cap_pairs) {
@@ -102,12 +127,18 @@ static int ensure_capacity(mps_state *s, size_t np, size_t npairs, size_t nrows,
     vbc_vec *v = vbc_realloc(s->sum_v, nrows, sizeof *v, err);
     if (v == NULL) return err->code;
     s->sum_v = v;
+    unsigned char *m = vbc_realloc(s->moves_body, nrows, sizeof *m, err);
+    if (m == NULL) return err->code;
+    s->moves_body = m;
+    uint32_t *b = vbc_realloc(s->body_rows, nrows, sizeof *b, err);
+    if (b == NULL) return err->code;
+    s->body_rows = b;
     s->cap_rows = nrows;
   }
   return VBC_OK;
 }
 
-/* Rows: every fluid particle, and with wall_pressure every wall particle with a fluid
+/* Rows: every fluid particle, and with wall_pressure every wall or rigid particle with a fluid
  * neighbour (the others could only ever have zero pressure). */
 static size_t choose_rows(mps_state *s, const vbc_system *sys) {
   const vbc_particles *p = sys->particles;
@@ -115,12 +146,78 @@ static size_t choose_rows(mps_state *s, const vbc_system *sys) {
   size_t k = 0;
   for (size_t i = 0; i < p->n; ++i) {
     int row = p->kind[i] == VBC_FLUID;
-    if (!row && s->wall_pressure && p->kind[i] == VBC_WALL)
+    if (!row && s->wall_pressure)
       for (size_t q = nb->start[i]; q < nb->start[i + 1] && !row; ++q)
         row = p->kind[nb->index[q]] == VBC_FLUID;
     s->row_of[i] = row ? (long)k++ : -1;
   }
   return k;
+}
+
+/* The body a row's impulse moves through particle j, or NULL (fluid, walls, and every body when
+ * rigid_pressure is off or the body cannot move). */
+static inline vbc_body *pushed_body(const mps_state *s, const vbc_system *sys, size_t j) {
+  vbc_body *b = s->rigid_pressure ? vbc_system_body_of(sys, j) : NULL;
+  return b && b->inv_mass > 0.0 ? b : NULL;
+}
+
+/* Impulse P on particle j of a row: a fluid particle moves, a body moves through its particle. */
+static inline void push(const mps_state *s, vbc_system *sys, size_t j, vbc_vec P) {
+  vbc_particles *p = sys->particles;
+  if (p->kind[j] == VBC_FLUID) {
+    p->vel[j] = vbc_vec_axpy(p->vel[j], 1.0 / sys->fluid_mass, P);
+    return;
+  }
+  vbc_body *b = pushed_body(s, sys, j);
+  if (b) vbc_body_push(b, p->pos[j], P);
+}
+
+/* J_i restricted to the bodies: per body B, lin . v_B + ang . w_B, where particle j of B with
+ * coefficient c_j (sum_v for the row's own particle, -v_ij for a neighbour) adds lin += c_j and
+ * ang += r_j x c_j. Returns the bodies' part of A_ii = sum_B lin^2 / m_B + ang . I_B^-1 ang.
+ * A row sees a handful of bodies; past MAX_ROW_BODIES the rest are summed one particle at a time
+ * (an upper bound of the exact diagonal, which only slows PGS down). */
+#define MAX_ROW_BODIES 16
+static double body_diag(const mps_state *s, const vbc_system *sys, size_t i, vbc_vec sum) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const vbc_body *body[MAX_ROW_BODIES];
+  vbc_vec lin[MAX_ROW_BODIES], ang[MAX_ROW_BODIES];
+  int nb_bodies = 0;
+  double extra = 0.0;
+  for (size_t q = nb->start[i]; q <= nb->start[i + 1]; ++q) {
+    size_t j = q < nb->start[i + 1] ? nb->index[q] : i; /* the neighbours, then i itself */
+    const vbc_body *b = pushed_body(s, sys, j);
+    if (b == NULL) continue;
+    vbc_vec c = j == i && q == nb->start[i + 1] ? sum : vbc_vec_scale(s->pair_v[q], -1.0);
+    vbc_vec rc = vbc_vec_cross(vbc_vec_sub(p->pos[j], b->x), c);
+    int k = 0;
+    while (k < nb_bodies && body[k] != b) ++k;
+    if (k == nb_bodies && nb_bodies == MAX_ROW_BODIES) {
+      extra += b->inv_mass * vbc_vec_norm2(c) + vbc_vec_dot(rc, vbc_mat3_mul(&b->inv_inertia, rc));
+      continue;
+    }
+    if (k == nb_bodies) body[nb_bodies] = b, lin[k] = ang[k] = vbc_vec_zero(), ++nb_bodies;
+    lin[k] = vbc_vec_add(lin[k], c);
+    ang[k] = vbc_vec_add(ang[k], rc);
+  }
+  for (int k = 0; k < nb_bodies; ++k)
+    extra += body[k]->inv_mass * vbc_vec_norm2(lin[k]) +
+             vbc_vec_dot(ang[k], vbc_mat3_mul(&body[k]->inv_inertia, ang[k]));
+  return extra;
+}
+
+/* Rows that move a body are swept serially (they share the body's velocity); the others are
+ * coloured for the parallel sweep. */
+static int split_rows(mps_state *s, const vbc_system *sys, vbc_error *err) {
+  const vbc_particles *p = sys->particles;
+  s->nbody_rows = 0;
+  for (size_t i = 0; i < p->n; ++i) {
+    long r = s->row_of[i];
+    s->colour_row_of[i] = r >= 0 && !s->moves_body[r] ? r : -1;
+    if (r >= 0 && s->moves_body[r]) s->body_rows[s->nbody_rows++] = (uint32_t)r;
+  }
+  return vbc_colouring_build(&s->colouring, sys->grid, s->colour_row_of, err);
 }
 
 static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
@@ -140,6 +237,7 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     size_t i = s->particle_of[r];
     vbc_vec sum = vbc_vec_zero();
     double diag_j = 0.0;
+    int moves = pushed_body(s, sys, i) != NULL;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       double d = nb->dist[q];
@@ -149,26 +247,28 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
       s->pair_v[q] = v;
       sum = vbc_vec_add(sum, v);
       diag_j += vbc_system_inv_mass(sys, j) * vbc_vec_norm2(v);
+      moves |= pushed_body(s, sys, j) != NULL;
     }
     s->sum_v[r] = sum;
-    rows->diag[r] = vbc_system_inv_mass(sys, i) * vbc_vec_norm2(sum) + diag_j;
+    s->moves_body[r] = (unsigned char)moves;
+    rows->diag[r] = vbc_system_inv_mass(sys, i) * vbc_vec_norm2(sum) + diag_j +
+                    (moves ? body_diag(s, sys, i, sum) : 0.0);
     rows->target[r] = s->alpha / sys->dt * (p->number_density[i] - s->k.n0);
     rows->lo[r] = 0.0;
     rows->hi[r] = INFINITY;
     rows->impulse[r] = s->warm_start ? s->scale * p->pressure[i] : 0.0;
   }
-  return vbc_colouring_build(&s->colouring, sys->grid, s->row_of, err);
+  return split_rows(s, sys, err);
 }
 
-/* J_i u = sum_j v_ij . (u_i - u_j) */
+/* J_i u = sum_j v_ij . (u_i - u_j), rigid particles at their body's velocity. */
 static inline double row_velocity(const mps_state *s, const vbc_system *sys, size_t r) {
-  const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   size_t i = s->particle_of[r];
-  vbc_vec ui = p->vel[i];
+  vbc_vec ui = vbc_system_velocity(sys, i);
   double jv = 0.0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-    jv += vbc_vec_dot(s->pair_v[q], vbc_vec_sub(ui, p->vel[nb->index[q]]));
+    jv += vbc_vec_dot(s->pair_v[q], vbc_vec_sub(ui, vbc_system_velocity(sys, nb->index[q])));
   return jv;
 }
 
@@ -179,9 +279,19 @@ static void mps_residual(const void *state, const vbc_system *sys, const vbc_row
   for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - row_velocity(s, sys, r);
 }
 
-/* v += M^-1 J^T d: gathered per particle so that the pass is parallel and deterministic.
+/* The impulse change d of row r on the bodies it moves (fluid particles are done elsewhere). */
+static void push_bodies(const mps_state *s, vbc_system *sys, size_t r, double d) {
+  const vbc_neighbors *nb = sys->nbrs;
+  size_t i = s->particle_of[r];
+  if (pushed_body(s, sys, i)) push(s, sys, i, vbc_vec_scale(s->sum_v[r], d));
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (pushed_body(s, sys, nb->index[q]))
+      push(s, sys, nb->index[q], vbc_vec_scale(s->pair_v[q], -d));
+}
+
+/* v += M^-1 J^T d: gathered per fluid particle so that the pass is parallel and deterministic.
  * Particle i receives (1/m_i) sum_j (d_i + d_j) v_ij: its own row pushes it along sum_j v_ij and
- * the row of each neighbour j pushes it along -v_ji = v_ij. */
+ * the row of each neighbour j pushes it along -v_ji = v_ij. Bodies then get theirs serially. */
 static void mps_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
   const mps_state *s = state;
   vbc_particles *p = sys->particles;
@@ -199,6 +309,8 @@ static void mps_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
     }
     p->vel[i] = vbc_vec_axpy(p->vel[i], inv_m, dv);
   }
+  for (size_t k = 0; k < s->nbody_rows; ++k)
+    if (d[s->body_rows[k]] != 0.0) push_bodies(s, sys, s->body_rows[k], d[s->body_rows[k]]);
 }
 
 /* Eq. 36-41 for one row. */
@@ -215,17 +327,18 @@ static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   size_t i = s->particle_of[r];
-  double inv_m = vbc_system_inv_mass(sys, i);
-  if (inv_m != 0.0) p->vel[i] = vbc_vec_axpy(p->vel[i], d * inv_m, s->sum_v[r]);
+  const double inv_m = 1.0 / sys->fluid_mass;
+  if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_axpy(p->vel[i], d * inv_m, s->sum_v[r]);
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     size_t j = nb->index[q];
-    double inv_mj = vbc_system_inv_mass(sys, j);
-    if (inv_mj != 0.0) p->vel[j] = vbc_vec_axpy(p->vel[j], -d * inv_mj, s->pair_v[q]);
+    if (p->kind[j] == VBC_FLUID) p->vel[j] = vbc_vec_axpy(p->vel[j], -d * inv_m, s->pair_v[q]);
   }
+  if (s->moves_body[r]) push_bodies(s, sys, r, d);
 }
 
 /* One team for the whole sweep: the two colours run one after the other (the barrier at the end
- * of each `omp for` separates them), the strips of one colour in parallel. */
+ * of each `omp for` separates them), the strips of one colour in parallel; then the rows that
+ * move bodies, serially. */
 static void mps_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
   const mps_state *s = state;
   const vbc_colouring *c = &s->colouring;
@@ -236,36 +349,51 @@ static void mps_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega
       for (size_t q = c->group_start[g]; q < c->group_start[g + 1]; ++q)
         sweep_row(s, sys, rows, c->rows[q], omega);
   }
+  for (size_t k = 0; k < s->nbody_rows; ++k) sweep_row(s, sys, rows, s->body_rows[k], omega);
+}
+
+/* Columns of particle j with coefficient c: a fluid particle's own DOFs, or the DOFs of the body
+ * it moves (c and r_j x c; a row may then name one body column several times: entries add). */
+static size_t put_particle(const mps_state *s, const vbc_system *sys, size_t j, vbc_vec c,
+                           vbc_sparse *J, size_t e) {
+  const int dim = sys->dim;
+  const vbc_body *b = pushed_body(s, sys, j);
+  if (sys->particles->kind[j] != VBC_FLUID && b == NULL) return e;
+  size_t base = b ? vbc_system_body_dof(sys, (size_t)sys->particles->body[j]) : (size_t)dim * j;
+  for (int a = 0; a < dim; ++a, ++e) {
+    J->col[e] = base + (size_t)a;
+    J->val[e] = vbc_vec_get(c, a);
+  }
+  if (b == NULL) return e;
+  vbc_vec rc = vbc_vec_cross(vbc_vec_sub(sys->particles->pos[j], b->x), c);
+  for (size_t a = 0; a < vbc_system_nrot(sys); ++a, ++e) {
+    J->col[e] = base + (size_t)dim + a;
+    J->val[e] = dim == 2 ? rc.z : vbc_vec_get(rc, (int)a);
+  }
+  return e;
 }
 
 static int mps_jacobian(const void *state, const vbc_system *sys, vbc_sparse *J,
                         vbc_error *err) {
   const mps_state *s = state;
-  const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const int dim = sys->dim;
+  const size_t per = (size_t)sys->dim + vbc_system_nrot(sys);
   size_t nrows = s->nrows;
   size_t nnz = 0;
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
-    nnz += (size_t)dim * (1 + nb->start[i + 1] - nb->start[i]);
+    nnz += per * (1 + nb->start[i + 1] - nb->start[i]);
   }
   if (vbc_sparse_reserve(J, nrows, nnz, err) != VBC_OK) return err->code;
   J->nrows = nrows;
-  J->ndofs = (size_t)dim * p->n;
+  J->ndofs = vbc_system_ndofs(sys);
   size_t e = 0;
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     J->start[r] = e;
-    for (int a = 0; a < dim; ++a, ++e) {
-      J->col[e] = (size_t)dim * i + (size_t)a;
-      J->val[e] = vbc_vec_get(s->sum_v[r], a);
-    }
+    e = put_particle(s, sys, i, s->sum_v[r], J, e);
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      for (int a = 0; a < dim; ++a, ++e) {
-        J->col[e] = (size_t)dim * nb->index[q] + (size_t)a;
-        J->val[e] = -vbc_vec_get(s->pair_v[q], a);
-      }
+      e = put_particle(s, sys, nb->index[q], vbc_vec_scale(s->pair_v[q], -1.0), J, e);
   }
   J->start[nrows] = e;
   J->nnz = e;
