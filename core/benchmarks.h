@@ -6,5 +6,8 @@
 
 extern const vbc_benchmark_type vbc_benchmark_hydrostatic;    /* Miyamoto §5.2 */
 extern const vbc_benchmark_type vbc_benchmark_circular_patch; /* Miyamoto §5.4 */
+extern const vbc_benchmark_type vbc_benchmark_bodies;         /* Miyamoto §5.1, §5.7 */
+extern const vbc_benchmark_type vbc_benchmark_buoyancy;       /* Miyamoto §5.5 */
+extern const vbc_benchmark_type vbc_benchmark_seesaw;         /* Miyamoto §5.6 */
 
 #endif
