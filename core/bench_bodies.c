@@ -7,6 +7,10 @@
  *                          every step) and once more at the final positions. The paper's pile
  *                          shows "no penetration" (§5.1);
  *   max_fluid_penetration  the same for fluid-body contacts;
+ *   max_body_drift         the largest distance of a free body's centre from its starting point
+ *                          over the run, divided by l (a resting body's drift);
+ *   max_pin_drift          the largest distance between a pinned body's material pin point and
+ *                          its pin over the run (after every step), divided by l (0 without pins);
  *   final_kinetic_energy   sum over the bodies of 1/2 m v^2 + 1/2 w.I w at the end [J, J/m in 2D];
  *   max_compression        the largest (n_i - n0)/n0 of a fluid particle over the run (0 without
  *                          fluid): the MPS-LCP bound on compression (§2.4);
@@ -21,7 +25,9 @@
 #include "core/sim.h"
 
 typedef struct bodies_state {
-  double max_depth, max_fluid_depth, max_compression, compression_sum;
+  double max_depth, max_fluid_depth, max_compression, compression_sum, max_pin_drift;
+  double max_drift;
+  vbc_vec *x0; /* per body: its centre at t = 0 */
   long samples;
 } bodies_state;
 
@@ -34,10 +40,21 @@ static void *bodies_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *er
                   "benchmark", sim->scene->file);
     return NULL;
   }
-  return vbc_calloc(1, sizeof(bodies_state), err);
+  bodies_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  if ((s->x0 = vbc_calloc(sim->sys.nbodies, sizeof *s->x0, err)) == NULL) {
+    free(s);
+    return NULL;
+  }
+  for (size_t k = 0; k < sim->sys.nbodies; ++k) s->x0[k] = sim->bodies[k].x;
+  return s;
 }
 
-static void bodies_free(void *state) { free(state); }
+static void bodies_free(void *state) {
+  bodies_state *s = state;
+  free(s->x0);
+  free(s);
+}
 
 static double bodies_kinetic_energy(const vbc_sim *sim) {
   double e = 0.0;
@@ -48,6 +65,14 @@ static double bodies_kinetic_energy(const vbc_sim *sim) {
 
 static void bodies_observe(void *state, const vbc_sim *sim) {
   bodies_state *s = state;
+  for (size_t k = 0; k < sim->sys.nbodies; ++k) {
+    const vbc_body *b = &sim->bodies[k];
+    if (b->motion == VBC_MOTION_FREE)
+      s->max_drift = fmax(s->max_drift, vbc_vec_norm(vbc_vec_sub(b->x, s->x0[k])));
+    if (b->motion != VBC_MOTION_PINNED) continue;
+    vbc_vec p = vbc_vec_add(b->x, vbc_quat_rotate(b->q, b->pin_offset));
+    s->max_pin_drift = fmax(s->max_pin_drift, vbc_vec_norm(vbc_vec_sub(p, b->pin)));
+  }
   if (sim->step == 0) return; /* nothing has been prepared yet */
   s->max_depth = fmax(s->max_depth, sim->sys.max_depth_body);
   s->max_fluid_depth = fmax(s->max_fluid_depth, sim->sys.max_depth_fluid);
@@ -97,6 +122,8 @@ static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char 
   double depth = fmax(s->max_depth, final_depth(sim));
   cJSON_AddNumberToObject(metrics, "max_penetration", depth / sim->sys.spacing);
   cJSON_AddNumberToObject(metrics, "max_fluid_penetration", s->max_fluid_depth / sim->sys.spacing);
+  cJSON_AddNumberToObject(metrics, "max_body_drift", s->max_drift / sim->sys.spacing);
+  cJSON_AddNumberToObject(metrics, "max_pin_drift", s->max_pin_drift / sim->sys.spacing);
   cJSON_AddNumberToObject(metrics, "final_kinetic_energy", bodies_kinetic_energy(sim));
   cJSON_AddNumberToObject(metrics, "max_compression", s->max_compression);
   cJSON_AddNumberToObject(metrics, "mean_compression",
@@ -105,7 +132,8 @@ static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char 
 }
 
 static const char *const bodies_metric_names[] = {
-    "max_penetration", "max_fluid_penetration", "final_kinetic_energy", "max_compression",
+    "max_penetration", "max_fluid_penetration", "max_body_drift", "max_pin_drift", "final_kinetic_energy",
+    "max_compression",
     "mean_compression", NULL};
 
 const vbc_benchmark_type vbc_benchmark_bodies = {
