@@ -1,5 +1,6 @@
 # The README's two commands:
-#   make demo   install what is missing, build, run the main job (the paper-figure sweeps) and
+#   make demo   install what is missing, build, run the main job (the paper-figure sweeps, the
+#               slowest at a coarser spacing: VBC_FIGS_QUICK in scripts/figs.sh) and
 #               draw its figures into results/demo
 #   make figs   the same sweeps into paper_figs/out (paper_figs/README.md is the index)
 #   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
@@ -29,7 +30,7 @@ test: build build-asan
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure
 
 demo: build
-	scripts/figs.sh $(BUILD)/vbc results/demo
+	VBC_FIGS_QUICK=1 scripts/figs.sh $(BUILD)/vbc results/demo
 
 figs: build
 	scripts/figs.sh $(BUILD)/vbc paper_figs/out

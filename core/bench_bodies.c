@@ -17,11 +17,14 @@
  *   mean_compression       the time average of the mean over fluid particles of
  *                          max(0, n_i - n0)/n0 — expansion at a free surface is allowed by the
  *                          LCP, so only compression counts as deviation.
- * n_i and the depths are those of the rows of each step (the start of the step). */
+ * n_i and the depths are those of the rows of each step (the start of the step).
+ * With snapshot_interval > 0, snapshots.csv gets the particles of every body (time, x, y, z, body)
+ * at t = 0 and every snapshot_interval after, for drawings like the paper's Fig. 3 and 16. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/benchmarks.h"
+#include "core/files.h"
 #include "core/sim.h"
 
 typedef struct bodies_state {
@@ -29,12 +32,17 @@ typedef struct bodies_state {
   double max_drift;
   vbc_vec *x0; /* per body: its centre at t = 0 */
   long samples;
+  long snap_every; /* steps between snapshots, 0: none */
+  char *snap;      /* the snapshot rows so far */
+  size_t snap_len, snap_cap;
 } bodies_state;
 
-static const vbc_param_spec bodies_params[] = {{NULL, 0, 0, 0, 0, 0, NULL}};
+static const vbc_param_spec bodies_params[] = {
+    {"snapshot_interval", VBC_PARAM_NUMBER, 0.0, 0.0, 1e6, 0,
+     "write the bodies' particles to snapshots.csv every this many seconds (0: never)"},
+    {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *bodies_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
-  (void)params;
   if (sim->scene->nbodies == 0) {
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: bodies: expected at least one body for the bodies "
                   "benchmark", sim->scene->file);
@@ -47,13 +55,33 @@ static void *bodies_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *er
     return NULL;
   }
   for (size_t k = 0; k < sim->sys.nbodies; ++k) s->x0[k] = sim->bodies[k].x;
+  double every = vbc_param_number(params, bodies_params, "snapshot_interval");
+  s->snap_every = every > 0.0 ? lround(fmax(1.0, every / sim->sys.dt)) : 0;
   return s;
 }
 
 static void bodies_free(void *state) {
   bodies_state *s = state;
   free(s->x0);
+  free(s->snap);
   free(s);
+}
+
+static void snapshot(bodies_state *s, const vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_RIGID) continue;
+    if (s->snap_cap - s->snap_len < 128) {
+      size_t cap = s->snap_cap ? 2 * s->snap_cap : 1 << 16;
+      char *b = realloc(s->snap, cap);
+      if (b == NULL) return; /* out of memory: the snapshot is incomplete, the run goes on */
+      s->snap = b;
+      s->snap_cap = cap;
+    }
+    s->snap_len += (size_t)snprintf(s->snap + s->snap_len, s->snap_cap - s->snap_len,
+                                    "%.6g,%.6g,%.6g,%.6g,%d\n", sim->time, p->pos[i].x,
+                                    p->pos[i].y, p->pos[i].z, p->body[i]);
+  }
 }
 
 static double bodies_kinetic_energy(const vbc_sim *sim) {
@@ -73,6 +101,7 @@ static void bodies_observe(void *state, const vbc_sim *sim) {
     vbc_vec p = vbc_vec_add(b->x, vbc_quat_rotate(b->q, b->pin_offset));
     s->max_pin_drift = fmax(s->max_pin_drift, vbc_vec_norm(vbc_vec_sub(p, b->pin)));
   }
+  if (s->snap_every && sim->step % s->snap_every == 0) snapshot(s, sim);
   if (sim->step == 0) return; /* nothing has been prepared yet */
   s->max_depth = fmax(s->max_depth, sim->sys.max_depth_body);
   s->max_fluid_depth = fmax(s->max_fluid_depth, sim->sys.max_depth_fluid);
@@ -116,7 +145,6 @@ static double final_depth(vbc_sim *sim) {
 
 static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
                           vbc_error *err) {
-  (void)outdir;
   bodies_state *s = state;
   if (vbc_sim_neighbours(sim, err) != VBC_OK) return err->code;
   double depth = fmax(s->max_depth, final_depth(sim));
@@ -128,7 +156,14 @@ static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char 
   cJSON_AddNumberToObject(metrics, "max_compression", s->max_compression);
   cJSON_AddNumberToObject(metrics, "mean_compression",
                           s->samples ? s->compression_sum / (double)s->samples : 0.0);
-  return VBC_OK;
+  if (s->snap_every == 0) return VBC_OK;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/snapshots.csv", outdir);
+  vbc_file f;
+  if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return err->code;
+  fputs("time,x,y,z,body\n", f.f);
+  if (s->snap_len) fwrite(s->snap, 1, s->snap_len, f.f);
+  return vbc_file_commit(&f, err);
 }
 
 static const char *const bodies_metric_names[] = {

@@ -18,16 +18,19 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.."
 
-# figure | sweep spec | modules it needs (names printed by `vbc list`)
+# figure | sweep spec | modules it needs (names printed by `vbc list`) | --set for a quick run
+# (VBC_FIGS_QUICK=1, what `make demo` uses: figures whose paper resolution takes hours)
 figures='
-miyamoto_fig05_hydrostatic_pressure|paper_figs/miyamoto_fig05_hydrostatic_pressure/sweep.json|mps pgs strong hydrostatic
-miyamoto_fig06_density_deviation|paper_figs/miyamoto_fig06_density_deviation/sweep.json|mps pgs strong hydrostatic
-miyamoto_fig10_circular_patch|paper_figs/miyamoto_fig10_circular_patch/sweep.json|mps pgs strong circular_patch
-circular_patch_convergence|experiments/sweeps/circular_patch_convergence.json|mps pgs strong circular_patch
-hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps pgs jacobi strong hydrostatic
-miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy
-miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw pms
-dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break
+miyamoto_fig03_rigid_pile|paper_figs/miyamoto_fig03_rigid_pile/sweep.json|bodies strong|
+miyamoto_fig05_hydrostatic_pressure|paper_figs/miyamoto_fig05_hydrostatic_pressure/sweep.json|mps pgs strong hydrostatic|
+miyamoto_fig06_density_deviation|paper_figs/miyamoto_fig06_density_deviation/sweep.json|mps pgs strong hydrostatic|
+miyamoto_fig10_circular_patch|paper_figs/miyamoto_fig10_circular_patch/sweep.json|mps pgs strong circular_patch|
+circular_patch_convergence|experiments/sweeps/circular_patch_convergence.json|mps pgs strong circular_patch|
+hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps pgs jacobi strong hydrostatic|
+miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy strong|spacing=0.04
+miyamoto_fig14_seesaw|paper_figs/miyamoto_fig14_seesaw/sweep.json|seesaw strong|
+miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw pms|
+dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
@@ -45,7 +48,7 @@ wanted() {
 status=0
 drawn=''
 pending=''
-while IFS='|' read -r name spec needs; do
+while IFS='|' read -r name spec needs quick; do
   [ -n "$name" ] || continue
   wanted "$name" "$@" || continue
   missing=''
@@ -56,7 +59,13 @@ while IFS='|' read -r name spec needs; do
     continue
   fi
   echo "== $name: vbc sweep $spec"
-  if "$vbc" sweep "$spec" -j 2 --out "$out/$name" --cases "$out/cases"; then
+  sets=''
+  if [ "${VBC_FIGS_QUICK:-0}" = 1 ] && [ -n "$quick" ]; then
+    sets="--set $quick"
+    echo "   (quick: $sets)"
+  fi
+  # shellcheck disable=SC2086 # $sets is empty or one --set KEY=VALUE pair
+  if "$vbc" sweep "$spec" -j 2 --out "$out/$name" --cases "$out/cases" $sets; then
     drawn="$drawn $name"
   else
     status=$?
