@@ -55,6 +55,7 @@ static void world_block(world *w, const vbc_block_type *type, double e, double a
   w->params = cJSON_CreateObject();
   cJSON_AddNumberToObject(w->params, "restitution", e);
   cJSON_AddNumberToObject(w->params, "alpha", alpha);
+  cJSON_AddNumberToObject(w->params, "margin", 0.0); /* the paper's contacts: r < l */
   cr_assert_eq(vbc_block_init(&w->block, type, w->params, &w->sys, "b", &err), 0);
   cr_assert_eq(w->block.type->prepare(w->block.state, &w->sys, &w->block.rows, &err), 0);
 }
