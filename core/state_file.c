@@ -297,6 +297,10 @@ static int check_fits(const vbc_state *st, const char *path, const vbc_sim *sim,
 }
 
 int vbc_state_apply(const vbc_state *st, const char *path, vbc_sim *sim, vbc_error *err) {
+  /* version 1 holds particles only: a body's x, q, v, w would be lost, and the replay wrong */
+  if (sim->sys.nbodies > 0)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: --from-state: expected a scene without "
+                         "bodies: frozen states do not hold rigid-body states yet", path);
   if (check_fits(st, path, sim, err) != VBC_OK) return err->code;
   const vbc_particles *a = &st->particles;
   vbc_particles *b = &sim->particles;
