@@ -98,8 +98,8 @@ static void bodies_observe(void *state, const vbc_sim *sim) {
     if (b->motion == VBC_MOTION_FREE)
       s->max_drift = fmax(s->max_drift, vbc_vec_norm(vbc_vec_sub(b->x, s->x0[k])));
     if (b->motion != VBC_MOTION_PINNED) continue;
-    vbc_vec p = vbc_vec_add(b->x, vbc_quat_rotate(b->q, b->pin_offset));
-    s->max_pin_drift = fmax(s->max_pin_drift, vbc_vec_norm(vbc_vec_sub(p, b->pin)));
+    s->max_pin_drift =
+        fmax(s->max_pin_drift, vbc_vec_norm(vbc_vec_sub(vbc_body_pin_point(b), b->pin)));
   }
   if (s->snap_every && sim->step % s->snap_every == 0) snapshot(s, sim);
   if (sim->step == 0) return; /* nothing has been prepared yet */
@@ -167,9 +167,8 @@ static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char 
 }
 
 static const char *const bodies_metric_names[] = {
-    "max_penetration", "max_fluid_penetration", "max_body_drift", "max_pin_drift", "final_kinetic_energy",
-    "max_compression",
-    "mean_compression", NULL};
+    "max_penetration", "max_fluid_penetration", "max_body_drift", "max_pin_drift",
+    "final_kinetic_energy", "max_compression", "mean_compression", NULL};
 
 const vbc_benchmark_type vbc_benchmark_bodies = {
     .name = "bodies",

@@ -83,6 +83,17 @@ static inline double vbc_body_inv_mass_along(const vbc_body *b, vbc_vec p, vbc_v
   return b->inv_mass + vbc_vec_dot(rn, vbc_mat3_mul(&b->inv_inertia, rn));
 }
 
+/* Quaternion helpers. */
+vbc_quat vbc_quat_mul(vbc_quat a, vbc_quat b);
+vbc_quat vbc_quat_from_rotation(vbc_vec axis_times_angle);
+vbc_vec vbc_quat_rotate(vbc_quat q, vbc_vec v);
+void vbc_quat_to_mat3(vbc_quat q, vbc_mat3 *R);
+
+/* The material pin point in the world: x + R pin_offset (it should sit on `pin`). */
+static inline vbc_vec vbc_body_pin_point(const vbc_body *b) {
+  return vbc_vec_add(b->x, vbc_quat_rotate(b->q, b->pin_offset));
+}
+
 /* Mass properties from the body's particles pos[first .. first + count), each of mass
  * particle_mass standing for a box of edge l: sets mass, x, inertia (and inv_mass, inv_inertia
  * according to b->motion, which the caller sets first), q = identity, and the body-frame offsets
@@ -99,12 +110,6 @@ void vbc_body_integrate(vbc_body *b, double h);
 
 /* pos[k] = x + R offset[k] and vel[k] = the point velocity there, for the body's particles. */
 void vbc_body_place(const vbc_body *b, const vbc_vec *offset, vbc_vec *pos, vbc_vec *vel);
-
-/* Quaternion helpers. */
-vbc_quat vbc_quat_mul(vbc_quat a, vbc_quat b);
-vbc_quat vbc_quat_from_rotation(vbc_vec axis_times_angle);
-vbc_vec vbc_quat_rotate(vbc_quat q, vbc_vec v);
-void vbc_quat_to_mat3(vbc_quat q, vbc_mat3 *R);
 
 /* Kinetic energy 1/2 m |v|^2 + 1/2 w . I_world w (0 for infinite-mass bodies). */
 double vbc_body_kinetic_energy(const vbc_body *b, int dim);

@@ -65,19 +65,25 @@ static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   return VBC_OK;
 }
 
+/* An array entry that must be an object with a string `type` (shapes of geometry and bodies). */
+static int typed_object(vbc_jctx *c, cJSON *item, const char *path, const char **type) {
+  if (!cJSON_IsObject(item)) {
+    char got[96];
+    vbc_json_describe(item, got, sizeof got);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected an object, got %s", c->file,
+                         path, got);
+  }
+  return vbc_json_string(c, item, path, "type", NULL, type);
+}
+
 static int load_shape(vbc_jctx *c, vbc_scene *s, cJSON *item, const char *path,
                       vbc_shape *sh) {
   static const char *const box_keys[] = {"type", "min", "max", "velocity", "strain_rate", NULL};
   static const char *const disk_keys[] = {"type",     "center",      "radius",
                                           "velocity", "strain_rate", NULL};
   static const char *const tank_keys[] = {"type", "min", "max", "layers", NULL};
-  char got[96];
-  vbc_json_describe(item, got, sizeof got);
-  if (!cJSON_IsObject(item))
-    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected an object, got %s", c->file,
-                         path, got);
   const char *type;
-  if (vbc_json_string(c, item, path, "type", NULL, &type)) return c->err->code;
+  if (typed_object(c, item, path, &type)) return c->err->code;
   memset(sh, 0, sizeof *sh);
   const vbc_vec zero = vbc_vec_zero();
   char p[256];
@@ -321,13 +327,9 @@ static int load_body_union(vbc_jctx *c, const vbc_scene *s, cJSON *item, const c
 
 static int load_body_shape(vbc_jctx *c, const vbc_scene *s, cJSON *item, const char *path,
                            int depth, vbc_body_shape *sh) {
-  char got[96], p[256];
-  vbc_json_describe(item, got, sizeof got);
-  if (!cJSON_IsObject(item))
-    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected an object, got %s", c->file,
-                         path, got);
+  char p[256];
   const char *type;
-  if (vbc_json_string(c, item, path, "type", NULL, &type)) return c->err->code;
+  if (typed_object(c, item, path, &type)) return c->err->code;
   if (strcmp(type, "box") == 0) sh->type = VBC_BODY_BOX;
   else if (strcmp(type, "disk") == 0) sh->type = VBC_BODY_DISK;
   else if (strcmp(type, "cross") == 0) sh->type = VBC_BODY_CROSS;

@@ -66,13 +66,13 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
     const vbc_body_spec *spec = &sc->bodies[k];
     vbc_body *b = &sim->bodies[k];
     b->motion = spec->motion;
-    /* mass per particle: rho_B l^d, or the given mass shared equally; 1 for infinite masses,
-     * whose mass properties are never used */
-    double pm = spec->mass > 0.0 ? spec->mass / (double)(b->count ? b->count : 1)
-                                 : (spec->density > 0.0 ? spec->density * cell : cell);
+    /* mass per particle: rho_B l^d, or the given mass shared equally; infinite masses get a
+     * density of 1, their mass properties are never used. vbc_generate has refused empty
+     * bodies, so count >= 1. */
+    double pm = spec->mass > 0.0 ? spec->mass / (double)b->count
+                                 : (spec->density > 0.0 ? spec->density : 1.0) * cell;
     if (vbc_body_init_mass(b, sc->dim, sc->spacing, pm, p->pos, sim->offset, err) != VBC_OK)
-      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: bodies.%zu.shape: expected a shape that "
-                           "holds particles at spacing %g, got none", sc->file, k, sc->spacing);
+      return err->code;
     b->pin = spec->has_pin ? spec->pin : b->x;
     b->pin_offset = vbc_vec_sub(b->pin, b->x);
     b->script_v = spec->velocity;

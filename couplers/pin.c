@@ -20,8 +20,9 @@
 typedef struct pin_state {
   double alpha;
   size_t n, cap;
-  size_t *body; /* per row */
-  int *axis;    /* per row */
+  size_t *body;   /* per row */
+  int *axis;      /* per row */
+  vbc_vec *point; /* per row: the material pin point, fixed while the step's solve runs */
 } pin_state;
 
 /* The pin reads `alpha` from method.contact: one position-mixing constant for contacts and
@@ -45,6 +46,7 @@ static void pin_free(void *state) {
   pin_state *s = state;
   free(s->body);
   free(s->axis);
+  free(s->point);
   free(s);
 }
 
@@ -54,14 +56,9 @@ static vbc_vec unit(int axis) {
   return e;
 }
 
-/* The material pin point of body b in the world. */
-static vbc_vec pin_point(const vbc_body *b) {
-  return vbc_vec_add(b->x, vbc_quat_rotate(b->q, b->pin_offset));
-}
 
 static inline double row_velocity(const pin_state *s, const vbc_system *sys, size_t k) {
-  const vbc_body *b = &sys->bodies[s->body[k]];
-  return vbc_vec_get(vbc_body_point_velocity(b, pin_point(b)), s->axis[k]);
+  return vbc_vec_get(vbc_body_point_velocity(&sys->bodies[s->body[k]], s->point[k]), s->axis[k]);
 }
 
 static int pin_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
@@ -76,6 +73,9 @@ static int pin_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     int *pa = vbc_realloc(s->axis, n, sizeof *pa, err);
     if (pa == NULL) return err->code;
     s->axis = pa;
+    vbc_vec *pp = vbc_realloc(s->point, n, sizeof *pp, err);
+    if (pp == NULL) return err->code;
+    s->point = pp;
     s->cap = n;
   }
   if (vbc_rows_resize(rows, n, err) != VBC_OK) return err->code;
@@ -83,11 +83,12 @@ static int pin_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   for (size_t b = 0; b < sys->nbodies; ++b) {
     const vbc_body *body = &sys->bodies[b];
     if (body->motion != VBC_MOTION_PINNED) continue;
-    vbc_vec p = pin_point(body);
+    vbc_vec p = vbc_body_pin_point(body);
     for (int a = 0; a < sys->dim; ++a) {
       size_t k = s->n++;
       s->body[k] = b;
       s->axis[k] = a;
+      s->point[k] = p;
       rows->target[k] = -s->alpha / sys->dt * (vbc_vec_get(p, a) - vbc_vec_get(body->pin, a));
       rows->lo[k] = -INFINITY;
       rows->hi[k] = INFINITY;
@@ -105,8 +106,7 @@ static void pin_residual(const void *state, const vbc_system *sys, const vbc_row
 }
 
 static inline void apply_one(const pin_state *s, vbc_system *sys, size_t k, double d) {
-  vbc_body *b = &sys->bodies[s->body[k]];
-  vbc_body_push(b, pin_point(b), vbc_vec_scale(unit(s->axis[k]), d));
+  vbc_body_push(&sys->bodies[s->body[k]], s->point[k], vbc_vec_scale(unit(s->axis[k]), d));
 }
 
 static void pin_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
@@ -135,9 +135,9 @@ static int pin_jacobian(const void *state, const vbc_system *sys, vbc_sparse *J,
   J->ndofs = vbc_system_ndofs(sys);
   size_t e = 0;
   for (size_t k = 0; k < s->n; ++k) {
-    const vbc_body *b = &sys->bodies[s->body[k]];
     size_t base = vbc_system_body_dof(sys, s->body[k]);
-    vbc_vec rn = vbc_vec_cross(vbc_vec_sub(pin_point(b), b->x), unit(s->axis[k]));
+    vbc_vec rn = vbc_vec_cross(vbc_vec_sub(s->point[k], sys->bodies[s->body[k]].x),
+                               unit(s->axis[k]));
     J->start[k] = e;
     for (int a = 0; a < sys->dim; ++a, ++e) {
       J->col[e] = base + (size_t)a;

@@ -161,49 +161,49 @@ static inline vbc_body *pushed_body(const mps_state *s, const vbc_system *sys, s
   return b && b->inv_mass > 0.0 ? b : NULL;
 }
 
-/* Impulse P on particle j of a row: a fluid particle moves, a body moves through its particle. */
-static inline void push(const mps_state *s, vbc_system *sys, size_t j, vbc_vec P) {
-  vbc_particles *p = sys->particles;
-  if (p->kind[j] == VBC_FLUID) {
-    p->vel[j] = vbc_vec_axpy(p->vel[j], 1.0 / sys->fluid_mass, P);
-    return;
-  }
-  vbc_body *b = pushed_body(s, sys, j);
-  if (b) vbc_body_push(b, p->pos[j], P);
-}
-
 /* J_i restricted to the bodies: per body B, lin . v_B + ang . w_B, where particle j of B with
  * coefficient c_j (sum_v for the row's own particle, -v_ij for a neighbour) adds lin += c_j and
- * ang += r_j x c_j. Returns the bodies' part of A_ii = sum_B lin^2 / m_B + ang . I_B^-1 ang.
- * A row sees a handful of bodies; past MAX_ROW_BODIES the rest are summed one particle at a time
- * (an upper bound of the exact diagonal, which only slows PGS down). */
+ * ang += r_j x c_j. body_diag returns the bodies' part of A_ii = sum_B lin^2 / m_B + ang . I_B^-1
+ * ang. A row sees a handful of bodies; past MAX_ROW_BODIES the rest are summed one particle at a
+ * time (an upper bound of the exact diagonal, which only slows PGS down). */
 #define MAX_ROW_BODIES 16
+typedef struct row_bodies {
+  const vbc_body *body[MAX_ROW_BODIES];
+  vbc_vec lin[MAX_ROW_BODIES], ang[MAX_ROW_BODIES];
+  int n;
+  double overflow; /* the diagonal of the terms that found no slot */
+} row_bodies;
+
+/* lin^2 / m + ang . I^-1 ang: the inverse mass body b shows a row with those coefficients */
+static inline double inv_mass_form(const vbc_body *b, vbc_vec lin, vbc_vec ang) {
+  return b->inv_mass * vbc_vec_norm2(lin) + vbc_vec_dot(ang, vbc_mat3_mul(&b->inv_inertia, ang));
+}
+
+static void add_body_term(row_bodies *rb, const vbc_body *b, vbc_vec x, vbc_vec c) {
+  vbc_vec rc = vbc_vec_cross(vbc_vec_sub(x, b->x), c);
+  int k = 0;
+  while (k < rb->n && rb->body[k] != b) ++k;
+  if (k == MAX_ROW_BODIES) {
+    rb->overflow += inv_mass_form(b, c, rc);
+    return;
+  }
+  if (k == rb->n) rb->body[k] = b, rb->lin[k] = rb->ang[k] = vbc_vec_zero(), ++rb->n;
+  rb->lin[k] = vbc_vec_add(rb->lin[k], c);
+  rb->ang[k] = vbc_vec_add(rb->ang[k], rc);
+}
+
 static double body_diag(const mps_state *s, const vbc_system *sys, size_t i, vbc_vec sum) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const vbc_body *body[MAX_ROW_BODIES];
-  vbc_vec lin[MAX_ROW_BODIES], ang[MAX_ROW_BODIES];
-  int nb_bodies = 0;
-  double extra = 0.0;
-  for (size_t q = nb->start[i]; q <= nb->start[i + 1]; ++q) {
-    size_t j = q < nb->start[i + 1] ? nb->index[q] : i; /* the neighbours, then i itself */
-    const vbc_body *b = pushed_body(s, sys, j);
-    if (b == NULL) continue;
-    vbc_vec c = j == i && q == nb->start[i + 1] ? sum : vbc_vec_scale(s->pair_v[q], -1.0);
-    vbc_vec rc = vbc_vec_cross(vbc_vec_sub(p->pos[j], b->x), c);
-    int k = 0;
-    while (k < nb_bodies && body[k] != b) ++k;
-    if (k == nb_bodies && nb_bodies == MAX_ROW_BODIES) {
-      extra += b->inv_mass * vbc_vec_norm2(c) + vbc_vec_dot(rc, vbc_mat3_mul(&b->inv_inertia, rc));
-      continue;
-    }
-    if (k == nb_bodies) body[nb_bodies] = b, lin[k] = ang[k] = vbc_vec_zero(), ++nb_bodies;
-    lin[k] = vbc_vec_add(lin[k], c);
-    ang[k] = vbc_vec_add(ang[k], rc);
+  row_bodies rb = {.n = 0, .overflow = 0.0};
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const vbc_body *b = pushed_body(s, sys, nb->index[q]);
+    if (b) add_body_term(&rb, b, p->pos[nb->index[q]], vbc_vec_scale(s->pair_v[q], -1.0));
   }
-  for (int k = 0; k < nb_bodies; ++k)
-    extra += body[k]->inv_mass * vbc_vec_norm2(lin[k]) +
-             vbc_vec_dot(ang[k], vbc_mat3_mul(&body[k]->inv_inertia, ang[k]));
+  const vbc_body *own = pushed_body(s, sys, i);
+  if (own) add_body_term(&rb, own, p->pos[i], sum);
+  double extra = rb.overflow;
+  for (int k = 0; k < rb.n; ++k) extra += inv_mass_form(rb.body[k], rb.lin[k], rb.ang[k]);
   return extra;
 }
 
@@ -282,11 +282,13 @@ static void mps_residual(const void *state, const vbc_system *sys, const vbc_row
 /* The impulse change d of row r on the bodies it moves (fluid particles are done elsewhere). */
 static void push_bodies(const mps_state *s, vbc_system *sys, size_t r, double d) {
   const vbc_neighbors *nb = sys->nbrs;
+  const vbc_vec *pos = sys->particles->pos;
   size_t i = s->particle_of[r];
-  if (pushed_body(s, sys, i)) push(s, sys, i, vbc_vec_scale(s->sum_v[r], d));
+  vbc_body *b = pushed_body(s, sys, i);
+  if (b) vbc_body_push(b, pos[i], vbc_vec_scale(s->sum_v[r], d));
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-    if (pushed_body(s, sys, nb->index[q]))
-      push(s, sys, nb->index[q], vbc_vec_scale(s->pair_v[q], -d));
+    if ((b = pushed_body(s, sys, nb->index[q])) != NULL)
+      vbc_body_push(b, pos[nb->index[q]], vbc_vec_scale(s->pair_v[q], -d));
 }
 
 /* v += M^-1 J^T d: gathered per fluid particle so that the pass is parallel and deterministic.

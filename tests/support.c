@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <criterion/criterion.h>
+
 #include "core/files.h"
 #include "tests/support.h"
 
@@ -126,4 +128,33 @@ const char *source_path(const char *rel) {
   char *p = buf[k++ % 4];
   snprintf(p, 1024, "%s/%s", VBC_SOURCE_DIR, rel);
   return p;
+}
+
+void expect_bad_input(const char *dir_name, const char *scene_text, const char *const *sets,
+                      const char *const *fragments) {
+  const char *dir = test_dir(dir_name);
+  const char *scene = write_text(dir, "scene.json", scene_text);
+  const char *commands[] = {"validate", "run"};
+  for (int c = 0; c < 2; ++c) {
+    const char *args[32];
+    int n = 0;
+    args[n++] = commands[c];
+    args[n++] = scene;
+    for (const char *const *s = sets; *s && n < 24; ++s) args[n++] = "--set", args[n++] = *s;
+    if (c == 1) args[n++] = "--out", args[n++] = dir, args[n++] = "--quiet";
+    args[n] = NULL;
+    char *err = NULL;
+    int rc = run_vbc(args, &err);
+    cr_assert_eq(rc, 2, "%s %s: exit %d, stderr: %s", commands[c], sets[0] ? sets[0] : "", rc,
+                 err);
+    cr_assert_not_null(err);
+    cr_assert_not_null(strstr(err, "scene.json"), "no file name in: %s", err);
+    for (const char *const *f = fragments; *f; ++f)
+      cr_assert_not_null(strstr(err, *f), "'%s' not in: %s", *f, err);
+    cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+    free(err);
+  }
+  char path[1100];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  cr_assert(!file_exists(path), "bad input must not produce a summary");
 }

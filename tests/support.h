@@ -25,6 +25,15 @@ void strip_last_field(char *text);
 /* A number at a dotted path of a JSON object (NAN if missing). */
 double json_number(const cJSON *root, const char *dotted);
 int file_exists(const char *path);
+/* Bad input: write scene_text to test_dir(dir_name)/scene.json, run `vbc validate` and
+ * `vbc run` on it with the --set assignments (NULL-terminated, may be empty); both must exit 2
+ * with one line of stderr that names scene.json and holds every fragment (NULL-terminated), and
+ * no summary.json may appear. Fails the calling test otherwise. */
+void expect_bad_input(const char *dir_name, const char *scene_text, const char *const *sets,
+                      const char *const *fragments);
+#define SETS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define FRAGMENTS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);
 

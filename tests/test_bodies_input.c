@@ -327,36 +327,9 @@ static const char body_scene_text[] =
     "  ]\n"
     "}\n";
 
-#define SETS(...) ((const char *const[]){__VA_ARGS__, NULL})
-#define FRAGMENTS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* `vbc validate` and `vbc run` with the --set assignments: both exit 2 with one line that names
- * the scene file and holds every fragment. */
+/* Bad input on the body scene (support.h: expect_bad_input). */
 static void expect_bad(const char *const *sets, const char *const *fragments) {
-  const char *dir = test_dir("bad_body");
-  const char *scene = write_text(dir, "scene.json", body_scene_text);
-  const char *commands[] = {"validate", "run"};
-  for (int c = 0; c < 2; ++c) {
-    const char *args[32];
-    int n = 0;
-    args[n++] = commands[c];
-    args[n++] = scene;
-    for (const char *const *s = sets; *s && n < 24; ++s) args[n++] = "--set", args[n++] = *s;
-    if (c == 1) args[n++] = "--out", args[n++] = dir, args[n++] = "--quiet";
-    args[n] = NULL;
-    char *err = NULL;
-    int rc = run_vbc(args, &err);
-    cr_assert_eq(rc, 2, "%s %s: exit %d, stderr: %s", commands[c], sets[0], rc, err);
-    cr_assert_not_null(err);
-    cr_assert_not_null(strstr(err, "scene.json"), "no file name in: %s", err);
-    for (const char *const *f = fragments; *f; ++f)
-      cr_assert_not_null(strstr(err, *f), "'%s' not in: %s", *f, err);
-    cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
-    free(err);
-  }
-  char path[1100];
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  cr_assert(!file_exists(path), "bad input must not produce a summary");
+  expect_bad_input("bad_body", body_scene_text, sets, fragments);
 }
 
 static int validate_ok(const char *const *sets) {

@@ -126,12 +126,9 @@ static void spin(int dim, vbc_vec w) {
   for (int s = 0; s < N; ++s) vbc_body_integrate(&b, h);
   double angle = N * h * vbc_vec_norm(w);
   vbc_vec axis = vbc_vec_scale(w, 1.0 / vbc_vec_norm(w));
-  vbc_vec p[64], v[64];
-  size_t n = c.n < 64 ? c.n : 64;
-  vbc_body sub = b;
-  sub.first = 0, sub.count = n;
-  vbc_body_place(&sub, c.offset, p, v);
-  for (size_t k = 0; k < n; ++k) {
+  vbc_vec *p = c.pos, *v = calloc(c.n, sizeof *v);
+  vbc_body_place(&b, c.offset, p, v);
+  for (size_t k = 0; k < c.n; ++k) {
     vbc_vec r = c.offset[k];
     vbc_vec rot = vbc_vec_add(
         vbc_vec_add(vbc_vec_scale(r, cos(angle)), vbc_vec_scale(vbc_vec_cross(axis, r), sin(angle))),
@@ -144,6 +141,7 @@ static void spin(int dim, vbc_vec w) {
   }
   double qn = b.q.w * b.q.w + b.q.x * b.q.x + b.q.y * b.q.y + b.q.z * b.q.z;
   cr_assert_float_eq(qn, 1.0, 1e-14);
+  free(v);
   free_cloud(&c);
 }
 

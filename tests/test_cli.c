@@ -18,36 +18,11 @@ static const char base_scene[] =
     "  ]\n"
     "}\n";
 
-/* Run `vbc validate` and `vbc run` on the scene with one --set; both must exit 2 and mention
- * every expected fragment. */
+/* Bad input with at most one --set (support.h: expect_bad_input). */
 static void expect_bad(const char *scene_text, const char *set, const char *const *fragments) {
-  const char *dir = test_dir("bad");
-  const char *scene = write_text(dir, "scene.json", scene_text);
-  const char *commands[] = {"validate", "run"};
-  for (int c = 0; c < 2; ++c) {
-    const char *args[10];
-    int n = 0;
-    args[n++] = commands[c];
-    args[n++] = scene;
-    if (set) args[n++] = "--set", args[n++] = set;
-    if (c == 1) args[n++] = "--out", args[n++] = dir, args[n++] = "--quiet";
-    args[n] = NULL;
-    char *err = NULL;
-    int rc = run_vbc(args, &err);
-    cr_assert_eq(rc, 2, "%s %s: exit %d, stderr: %s", commands[c], set ? set : "", rc, err);
-    cr_assert_not_null(err);
-    cr_assert_not_null(strstr(err, "scene.json"), "no file name in: %s", err);
-    for (const char *const *f = fragments; *f; ++f)
-      cr_assert_not_null(strstr(err, *f), "'%s' not in: %s", *f, err);
-    cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
-    free(err);
-  }
-  char path[1100];
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  cr_assert(!file_exists(path), "bad input must not produce a summary");
+  const char *sets[] = {set, NULL};
+  expect_bad_input("bad", scene_text, sets, fragments);
 }
-
-#define FRAGMENTS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 Test(bad_input, malformed_json_names_line_and_column) {
   expect_bad("{\n  \"dim\": 2,\n  \"spacing\": 0.05,,\n}\n", NULL,

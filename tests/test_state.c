@@ -283,8 +283,6 @@ static void expect_bad_state(const char *state, const char *const *fragments) {
   free(err);
 }
 
-#define FRAGMENTS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
 static void write_bytes(const char *path, const char *data, size_t n) {
   FILE *f = fopen(path, "wb");
   cr_assert_not_null(f);
