@@ -133,6 +133,55 @@ void vbc_body_place(const vbc_body *b, const vbc_vec *offset, vbc_vec *pos, vbc_
   }
 }
 
+/* I about the centre in the world frame, R I R^T. */
+static void world_inertia(const vbc_body *b, vbc_mat3 *out) {
+  vbc_mat3 R;
+  vbc_quat_to_mat3(b->q, &R);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0.0;
+      for (int k = 0; k < 3; ++k)
+        for (int m = 0; m < 3; ++m) s += R.a[i][k] * b->inertia.a[k][m] * R.a[j][m];
+      out->a[i][j] = s;
+    }
+}
+
+void vbc_body_project(vbc_body *b, int dim, const vbc_vec *pos, const vbc_vec *vel, vbc_vec v0,
+                      vbc_vec w0) {
+  if (!movable(b)) return;
+  const int pinned = b->motion == VBC_MOTION_PINNED;
+  const vbc_vec o = pinned ? vbc_body_pin_point(b) : b->x;
+  const double m = b->mass / (double)b->count;
+  vbc_vec dP = vbc_vec_zero(), dL = vbc_vec_zero(); /* momenta of u_k - (v0 + w0 x r_k) */
+  for (size_t k = b->first; k < b->first + b->count; ++k) {
+    vbc_vec r = vbc_vec_sub(pos[k], b->x);
+    vbc_vec du = vbc_vec_sub(vel[k], vbc_vec_add(v0, vbc_vec_cross(w0, r)));
+    dP = vbc_vec_add(dP, du);
+    dL = vbc_vec_add(dL, vbc_vec_cross(vbc_vec_sub(pos[k], o), du));
+  }
+  dP = vbc_vec_scale(dP, m);
+  dL = vbc_vec_scale(dL, m);
+  if (!pinned) {
+    b->v = vbc_vec_axpy(v0, b->inv_mass, dP);                 /* eq. 24 */
+    b->w = vbc_vec_add(w0, vbc_mat3_mul(&b->inv_inertia, dL)); /* eq. 25 */
+    return;
+  }
+  /* rotation about o only: I_o dw = dL_o, I_o = I + M (|d|^2 1 - d d^T) (parallel axes) */
+  const vbc_vec d = vbc_vec_sub(b->x, o);
+  if (dim == 2) {
+    b->w = vbc_vec_make(0.0, 0.0, w0.z + dL.z / (b->inertia.a[2][2] + b->mass * vbc_vec_norm2(d)));
+  } else {
+    vbc_mat3 I, inv;
+    world_inertia(b, &I);
+    const double dd[3] = {d.x, d.y, d.z}, d2 = vbc_vec_norm2(d);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) I.a[i][j] += b->mass * ((i == j ? d2 : 0.0) - dd[i] * dd[j]);
+    mat3_inverse(&I, &inv);
+    b->w = vbc_vec_add(w0, vbc_mat3_mul(&inv, dL));
+  }
+  b->v = vbc_vec_cross(b->w, d);
+}
+
 double vbc_body_kinetic_energy(const vbc_body *b, int dim) {
   if (!movable(b)) return 0.0;
   vbc_mat3 R;

@@ -111,6 +111,23 @@ void vbc_body_integrate(vbc_body *b, double h);
 /* pos[k] = x + R offset[k] and vel[k] = the point velocity there, for the body's particles. */
 void vbc_body_place(const vbc_body *b, const vbc_vec *offset, vbc_vec *pos, vbc_vec *vel);
 
+/* The rigid projection of weak coupling (Koshizuka's passively moving solid; Carlson et al.
+ * eq. 24-26). The body's particles started a solve with the rigid motion (v0, w0) and came out of
+ * it with velocities vel[first .. first + count), moved as independent point masses of equal mass
+ * m = M / count. The body takes the momentum they gained, du_k = u_k - (v0 + w0 x r_k):
+ *   free     M (v - v0) = sum_k m du_k (eq. 24),  I (w - w0) = sum_k m r_k x du_k (eq. 25);
+ *   pinned   a rotation about the material pin point o only: I_o (w - w0) = sum_k m (x_k - o) x
+ *            du_k with I_o = I + M (|d|^2 1 - d d^T), d = x - o, and v = w x d (the pin takes
+ *            the rest of the linear momentum);
+ *   fixed, scripted: unchanged.
+ * Eq. 24-25 as written fit the whole field, with the particles' point inertia sum m |r|^2 in
+ * place of the body's I (whose cells add m l^2/6 each, body.h): a spinning body would then slow
+ * by that ratio every step, and a one-particle body could not turn at all. Fitting the change
+ * keeps what the fluid gave the body exactly, uses the body's own inertia, and returns a rigid
+ * motion unchanged. Eq. 26, every particle moving with v + w x r_k, is then vbc_body_place. */
+void vbc_body_project(vbc_body *b, int dim, const vbc_vec *pos, const vbc_vec *vel, vbc_vec v0,
+                      vbc_vec w0);
+
 /* Kinetic energy 1/2 m |v|^2 + 1/2 w . I_world w (0 for infinite-mass bodies). */
 double vbc_body_kinetic_energy(const vbc_body *b, int dim);
 

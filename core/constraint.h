@@ -19,6 +19,8 @@
  * 1/(rho l^d). A wall particle has infinite mass and the velocity stored in vel[i] (zero). A rigid
  * particle has no degrees of freedom of its own: its velocity is its body's v + w x (x_i - x_B)
  * and impulses on it act on the body (core/body.h); vbc_system_velocity reads either kind.
+ * A weak coupler may hand a body's particles to the fluid solve as fluid-kind particles that keep
+ * their body index (vbc_system_inv_mass).
  * Sparse Jacobians index degree of freedom dim * particle + axis for particles, then for body b
  * the dim linear and nrot angular components (nrot = 1 in 2D: w_z; 3 in 3D) starting at
  * vbc_system_body_dof(s, b). */
@@ -54,8 +56,15 @@ typedef struct vbc_system {
   double max_depth_body, max_depth_fluid;
 } vbc_system;
 
+/* The inverse mass of particle i as a point body: 1/(rho l^d) for fluid, 0 for walls and rigid
+ * particles (their body carries the mass). A fluid-kind particle with a body index is a rigid
+ * particle that a weak coupler lets the fluid solve move on its own (couplers/pms.c, Koshizuka's
+ * passively moving solid): it weighs its body's mass per particle, rho_B l^d, which is where the
+ * body's density enters that solve. */
 static inline double vbc_system_inv_mass(const vbc_system *s, size_t particle) {
-  return s->particles->kind[particle] == VBC_FLUID ? 1.0 / s->fluid_mass : 0.0;
+  if (s->particles->kind[particle] != VBC_FLUID) return 0.0;
+  int b = s->particles->body[particle];
+  return b < 0 ? 1.0 / s->fluid_mass : s->bodies[b].inv_mass * (double)s->bodies[b].count;
 }
 
 /* The body of a rigid particle, NULL for fluid and wall particles. */

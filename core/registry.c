@@ -10,7 +10,7 @@
 
 static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, NULL};
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi, NULL};
-static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, NULL};
+static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms, NULL};
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
     &vbc_benchmark_buoyancy, &vbc_benchmark_seesaw, NULL};

@@ -45,6 +45,7 @@ typedef struct contact_pair {
 
 typedef struct contact_state {
   double restitution, alpha, margin;
+  vbc_contact_pairs pairs; /* which pairs get rows (vbc_contact_select) */
   size_t n, cap;
   contact_pair *pair;
 } contact_state;
@@ -84,16 +85,17 @@ static inline vbc_vec side_velocity(const vbc_system *sys, int body, uint32_t i,
   return body >= 0 ? vbc_body_point_velocity(&sys->bodies[body], p) : sys->particles->vel[i];
 }
 
-static inline double side_inv_mass(const vbc_system *sys, int body, vbc_vec p, vbc_vec n) {
+static inline double side_inv_mass(const vbc_system *sys, int body, uint32_t i, vbc_vec p,
+                                   vbc_vec n) {
   if (body >= 0) return vbc_body_inv_mass_along(&sys->bodies[body], p, n);
-  return body == SIDE_FLUID ? 1.0 / sys->fluid_mass : 0.0;
+  return vbc_system_inv_mass(sys, i); /* fluid: rho l^d (or its body's share, couplers/pms.c) */
 }
 
 static inline void side_push(vbc_system *sys, int body, uint32_t i, vbc_vec p, vbc_vec P) {
   if (body >= 0)
     vbc_body_push(&sys->bodies[body], p, P);
   else if (body == SIDE_FLUID)
-    sys->particles->vel[i] = vbc_vec_axpy(sys->particles->vel[i], 1.0 / sys->fluid_mass, P);
+    sys->particles->vel[i] = vbc_vec_axpy(sys->particles->vel[i], vbc_system_inv_mass(sys, i), P);
 }
 
 static int touching(const vbc_system *sys, int sa, int sb) {
@@ -127,9 +129,10 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double l = sys->spacing;
+  const int fluid = s->pairs != VBC_CONTACTS_BODIES, bodies = s->pairs != VBC_CONTACTS_FLUID;
   s->n = 0;
-  sys->contacts_body = sys->contacts_fluid = 0;
-  sys->max_depth_body = sys->max_depth_fluid = 0.0;
+  if (fluid) sys->contacts_fluid = 0, sys->max_depth_fluid = 0.0;
+  if (bodies) sys->contacts_body = 0, sys->max_depth_body = 0.0;
   for (size_t i = 0; i < p->n; ++i) {
     int si = side_of(sys, i);
     if (si == SIDE_WALL) continue; /* wall-first pairs are found from the other side */
@@ -137,14 +140,16 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
       uint32_t j = nb->index[q];
       double r = nb->dist[q];
       int sj = side_of(sys, j);
-      double reach = si == SIDE_FLUID || sj == SIDE_FLUID ? l : (1.0 + s->margin) * l;
+      int with_fluid = si == SIDE_FLUID || sj == SIDE_FLUID;
+      if (with_fluid ? !fluid : !bodies) continue;
+      double reach = with_fluid ? l : (1.0 + s->margin) * l;
       if (r >= reach || r == 0.0 || (j < i && sj != SIDE_WALL) || !touching(sys, si, sj))
         continue;
       contact_pair c = {(uint32_t)i, j, si, sj,
                         vbc_vec_scale(vbc_vec_add(p->pos[i], p->pos[j]), 0.5),
                         vbc_vec_scale(vbc_vec_sub(p->pos[i], p->pos[j]), 1.0 / r), l - r};
       if (push_pair(s, &c, err) != VBC_OK) return err->code;
-      if (si == SIDE_FLUID || sj == SIDE_FLUID) {
+      if (with_fluid) {
         ++sys->contacts_fluid;
         sys->max_depth_fluid = fmax(sys->max_depth_fluid, l - r);
       } else {
@@ -167,8 +172,8 @@ static int contact_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_err
                                       : c->depth / sys->dt; /* speculative: close the gap only */
     rows->lo[k] = 0.0;
     rows->hi[k] = INFINITY;
-    rows->diag[k] = side_inv_mass(sys, c->body_a, c->p, c->n) +
-                    side_inv_mass(sys, c->body_b, c->p, c->n); /* eq. 60 */
+    rows->diag[k] = side_inv_mass(sys, c->body_a, c->a, c->p, c->n) +
+                    side_inv_mass(sys, c->body_b, c->b, c->p, c->n); /* eq. 60 */
     rows->impulse[k] = 0.0;
   }
   return VBC_OK;
@@ -246,6 +251,10 @@ static int contact_jacobian(const void *state, const vbc_system *sys, vbc_sparse
 
 static void contact_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   (void)state, (void)sys, (void)rows;
+}
+
+void vbc_contact_select(vbc_block *b, vbc_contact_pairs which) {
+  if (b->type == &vbc_block_contact) ((contact_state *)b->state)->pairs = which;
 }
 
 const vbc_block_type vbc_block_contact = {

@@ -5,5 +5,6 @@
 #include "core/coupler.h"
 
 extern const vbc_coupler_type vbc_coupler_strong; /* Miyamoto & Koshizuka Fig. 1 */
+extern const vbc_coupler_type vbc_coupler_pms;    /* Koshizuka PMS, Carlson Rigid Fluid */
 
 #endif

@@ -329,11 +329,12 @@ static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   size_t i = s->particle_of[r];
-  const double inv_m = 1.0 / sys->fluid_mass;
-  if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_axpy(p->vel[i], d * inv_m, s->sum_v[r]);
+  if (p->kind[i] == VBC_FLUID)
+    p->vel[i] = vbc_vec_axpy(p->vel[i], d * vbc_system_inv_mass(sys, i), s->sum_v[r]);
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     size_t j = nb->index[q];
-    if (p->kind[j] == VBC_FLUID) p->vel[j] = vbc_vec_axpy(p->vel[j], -d * inv_m, s->pair_v[q]);
+    if (p->kind[j] == VBC_FLUID)
+      p->vel[j] = vbc_vec_axpy(p->vel[j], -d * vbc_system_inv_mass(sys, j), s->pair_v[q]);
   }
   if (s->moves_body[r]) push_bodies(s, sys, r, d);
 }

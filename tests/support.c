@@ -158,3 +158,22 @@ void expect_bad_input(const char *dir_name, const char *scene_text, const char *
   snprintf(path, sizeof path, "%s/summary.json", dir);
   cr_assert(!file_exists(path), "bad input must not produce a summary");
 }
+
+cJSON *run_scene(const char *name, const char *scene, const char *const *sets, int nsets) {
+  const char *dir = test_dir(name);
+  char out[1024];
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *args[32] = {"run", scene, "--out", out, "--quiet", "--threads", "1"};
+  int n = 7;
+  for (int i = 0; i < nsets; ++i) args[n++] = "--set", args[n++] = sets[i];
+  args[n] = NULL;
+  char *err = NULL;
+  int rc = run_vbc(args, &err);
+  cr_assert_eq(rc, 0, "vbc run %s: exit %d: %s", scene, rc, err ? err : "");
+  free(err);
+  char path[1100];
+  snprintf(path, sizeof path, "%s/summary.json", out);
+  cJSON *s = read_json(path);
+  cr_assert_not_null(s);
+  return s;
+}

@@ -34,6 +34,10 @@ void expect_bad_input(const char *dir_name, const char *scene_text, const char *
 #define SETS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define FRAGMENTS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* `vbc run scene --quiet --threads 1` with each of sets as --set, into test_dir(name)/out; fails
+ * the calling test unless it exits 0. Returns its summary.json (cJSON_Delete it). */
+cJSON *run_scene(const char *name, const char *scene, const char *const *sets, int nsets);
+
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);
 

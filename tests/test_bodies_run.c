@@ -9,25 +9,6 @@
 
 #include "support.h"
 
-static cJSON *run_scene(const char *name, const char *scene, const char *const *sets, int nsets) {
-  const char *dir = test_dir(name);
-  char out[1024];
-  snprintf(out, sizeof out, "%s/out", dir);
-  const char *args[32] = {"run", scene, "--out", out, "--quiet", "--threads", "1"};
-  int n = 7;
-  for (int i = 0; i < nsets; ++i) args[n++] = "--set", args[n++] = sets[i];
-  args[n] = NULL;
-  char *err = NULL;
-  int rc = run_vbc(args, &err);
-  cr_assert_eq(rc, 0, "vbc run %s: exit %d: %s", scene, rc, err ? err : "");
-  free(err);
-  char path[1100];
-  snprintf(path, sizeof path, "%s/summary.json", out);
-  cJSON *s = read_json(path);
-  cr_assert_not_null(s);
-  return s;
-}
-
 /* A 0.3 m x 0.15 m box resting on the floor of a tank, 2 s under gravity. Particle surfaces are
  * bumpy: a box whose particles sit on top of the floor's (the same lattice) is in an unstable
  * equilibrium and slides l/2 sideways into the hollows within a second, as frictionless spheres
