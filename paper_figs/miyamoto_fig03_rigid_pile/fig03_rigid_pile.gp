@@ -14,7 +14,7 @@ set datafile separator ','
 set datafile columnheaders
 unset key
 set size ratio -1
-set xrange [-2:2]
+set xrange [-2.6:2.6]
 set yrange [-0.12:1.4]
 set tics font ",8"
 set palette defined (0 "#444444", 1 "#1f77b4", 2 "#ff7f0e", 3 "#2ca02c", 4 "#d62728", 5 "#9467bd", 6 "#8c564b", 7 "#e377c2", 8 "#17becf", 9 "#bcbd22", 10 "#7f7f7f")
