@@ -146,6 +146,21 @@ static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impu
   return sum;
 }
 
+int vbc_problem_prepare(vbc_problem *pb, vbc_error *err) {
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->type->prepare(blk->state, pb->sys, &blk->rows, err) != VBC_OK) return err->code;
+  }
+  return VBC_OK;
+}
+
+void vbc_problem_finish(vbc_problem *pb) {
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    blk->type->finish(blk->state, pb->sys, &blk->rows);
+  }
+}
+
 double vbc_problem_residual(vbc_problem *pb, double *per_block) {
   double total = 0.0;
   for (size_t b = 0; b < pb->nblocks; ++b) {

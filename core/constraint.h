@@ -219,6 +219,11 @@ typedef struct vbc_solve_result {
   double seconds; /* wall time of the whole vbc_solve call, reference and warm start included */
 } vbc_solve_result;
 
+/* Every block of pb builds this step's rows (vbc_block_type.prepare), in block order. */
+int vbc_problem_prepare(vbc_problem *pb, vbc_error *err);
+/* Every block of pb writes its results back once the solve has stopped (finish). */
+void vbc_problem_finish(vbc_problem *pb);
+
 /* The residual of all rows: sqrt(sum_k e_k^2 / A_kk) with the natural residual
  * e_k = A_kk (lambda_k - clamp(lambda_k + r_k / A_kk, lo_k, hi_k)), r_k = b_k - J_k v.
  * e_k is the velocity error a projected Jacobi/GS step would remove; dividing by A_kk makes the

@@ -112,21 +112,6 @@ static void fluid_to_bodies(const pms_state *s, vbc_sim *sim) {
   }
 }
 
-static int prepare(vbc_problem *pb, vbc_error *err) {
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->type->prepare(blk->state, pb->sys, &blk->rows, err) != VBC_OK) return err->code;
-  }
-  return VBC_OK;
-}
-
-static void finish(vbc_problem *pb) {
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    vbc_block *blk = pb->blocks[b];
-    blk->type->finish(blk->state, pb->sys, &blk->rows);
-  }
-}
-
 static int pms_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_error *err) {
   pms_state *s = state;
   if (vbc_sim_neighbours(sim, err) != VBC_OK) return err->code;
@@ -138,17 +123,17 @@ static int pms_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_error *
   bodies_to_fluid(sim);
   rep->block_labels = pms_labels;
   rep->nblocks = s->fluid.nblocks;
-  int rc = prepare(&s->fluid, err);
+  int rc = vbc_problem_prepare(&s->fluid, err);
   if (rc == VBC_OK) rc = vbc_solve(&s->fluid_solver, &s->fluid, &rep->fluid, rep->trace, err);
-  if (rc == VBC_OK) finish(&s->fluid);
+  if (rc == VBC_OK) vbc_problem_finish(&s->fluid);
   fluid_to_bodies(s, sim); /* also after a failure: the particles are the bodies' again */
   if (rc != VBC_OK) return rc;
   rep->solves = 1;
-  if (prepare(&s->bodies, err) != VBC_OK) return err->code;
+  if (vbc_problem_prepare(&s->bodies, err) != VBC_OK) return err->code;
   if (s->block[BODY_CONTACT].rows.n + s->block[PIN].rows.n > 0) {
     vbc_solve_result res;
     if (vbc_solve(&s->body_solver, &s->bodies, &res, NULL, err) != VBC_OK) return err->code;
-    finish(&s->bodies);
+    vbc_problem_finish(&s->bodies);
     rep->solves = 2;
   }
   vbc_sim_advect(sim);

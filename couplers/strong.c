@@ -70,18 +70,12 @@ static int strong_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_erro
   strong_state *s = state;
   if (vbc_sim_neighbours(sim, err) != VBC_OK) return err->code;
   vbc_sim_explicit(sim);
-  for (size_t b = 0; b < s->problem.nblocks; ++b) {
-    vbc_block *blk = s->blocks[b];
-    if (blk->type->prepare(blk->state, &sim->sys, &blk->rows, err) != VBC_OK) return err->code;
-  }
+  if (vbc_problem_prepare(&s->problem, err) != VBC_OK) return err->code;
   rep->block_labels = strong_labels; /* before the solve: a failed solve's trace is written too */
   rep->nblocks = s->problem.nblocks;
   if (vbc_solve(&s->solver, &s->problem, &rep->fluid, rep->trace, err) != VBC_OK)
     return err->code;
-  for (size_t b = 0; b < s->problem.nblocks; ++b) {
-    vbc_block *blk = s->blocks[b];
-    blk->type->finish(blk->state, &sim->sys, &blk->rows);
-  }
+  vbc_problem_finish(&s->problem);
   rep->solves = 1;
   vbc_sim_advect(sim);
   return VBC_OK;
