@@ -8,7 +8,7 @@
  * the body's horizontal extent are skipped, and y_s is the mean over the others of the column's
  * highest fluid particle plus l/2. Archimedes: at rest, ratio = rho_B / rho (density_ratio).
  *
- * The rest test: the height of the body's centre (along gravity) is recorded every step and its
+ * The rest test: the height of the body's centre is recorded every step and its
  * speed is taken over a window, |y(t) - y(t - rest_window)| / rest_window, so that it measures
  * sinking and bobbing but not the jitter of a particle-resolved contact from one step to the next
  * (at l = 0.04 the instantaneous |v| of a box whose height stays within 2 mm jumps between 0.01
@@ -35,8 +35,7 @@ typedef struct buoy_state {
   double density_ratio;
   size_t n, cap;
   double *t, *ratio;
-  vbc_vec up; /* -g / |g| */
-  double *y;  /* the height of the body's centre, x . up */
+  double *y; /* the height of the body's centre */
 } buoy_state;
 
 static const vbc_param_spec buoy_params[] = {
@@ -54,7 +53,13 @@ static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
   long b = (long)vbc_param_number(params, buoy_params, "body");
   if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_FREE) {
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a free body "
-                  "(the scene has %zu bodies), got %ld", sc->file, sc->nbodies, b);
+                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
+    return NULL;
+  }
+  vbc_vec g = sc->gravity;
+  if (g.x != 0.0 || g.z != 0.0 || g.y >= 0.0) { /* the surface and the ratio measure along y */
+    vbc_error_set(err, VBC_EXIT_INPUT, "%s: gravity: expected gravity along -y for the buoyancy "
+                  "benchmark, got (%g, %g, %g)", sc->file, g.x, g.y, g.z);
     return NULL;
   }
   buoy_state *s = vbc_calloc(1, sizeof *s, err);
@@ -63,8 +68,6 @@ static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
   s->rest_speed = vbc_param_number(params, buoy_params, "rest_speed");
   s->min_rest_time = vbc_param_number(params, buoy_params, "min_rest_time");
   s->rest_window = vbc_param_number(params, buoy_params, "rest_window");
-  double g = vbc_vec_norm(sc->gravity);
-  s->up = g > 0.0 ? vbc_vec_scale(sc->gravity, -1.0 / g) : vbc_vec_make(0.0, 1.0, 0.0);
   const vbc_body *B = &sim->bodies[b];
   double cell = pow(sim->sys.spacing, sim->sys.dim);
   s->density_ratio = B->mass / ((double)B->count * cell) / sim->sys.density;
@@ -138,7 +141,7 @@ static void buoy_observe(void *state, const vbc_sim *sim) {
   }
   s->t[s->n] = sim->time;
   s->ratio[s->n] = submerged_ratio(s, sim);
-  s->y[s->n] = vbc_vec_dot(sim->bodies[s->body].x, s->up);
+  s->y[s->n] = sim->bodies[s->body].x.y;
   s->n++;
 }
 

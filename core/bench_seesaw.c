@@ -38,7 +38,12 @@ static void *seesaw_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *er
   long b = (long)vbc_param_number(params, seesaw_params, "body");
   if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_PINNED) {
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a pinned body "
-                  "(the scene has %zu bodies), got %ld", sc->file, sc->nbodies, b);
+                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
+    return NULL;
+  }
+  if (sc->dim != 2) { /* w_z, first_step.csv in x, y */
+    vbc_error_set(err, VBC_EXIT_INPUT, "%s: dim: expected 2 for the seesaw benchmark, got %d",
+                  sc->file, sc->dim);
     return NULL;
   }
   seesaw_state *s = vbc_calloc(1, sizeof *s, err);

@@ -8,8 +8,10 @@
 #include "core/output.h"
 #include "core/vtu.h"
 
-static const char *const stale_files[] = {"summary.json", "series.csv", "convergence.csv",
-                                          "frames.pvd", "hydrostatic_profile.csv", NULL};
+static const char *const stale_files[] = {"summary.json",  "series.csv",
+                                          "convergence.csv", "frames.pvd",
+                                          "hydrostatic_profile.csv", "snapshots.csv",
+                                          "first_step.csv", NULL};
 
 static void remove_stale(const char *dir) {
   char path[1200];

@@ -448,3 +448,21 @@ Test(bodies_input, empty_geometry_needs_bodies) {
                   "geometry.1={\"type\":\"tank\",\"min\":[2,0],\"max\":[3,1]}"),
              FRAGMENTS("geometry", "fluid is empty"));
 }
+
+/* The body benchmarks' requirements are checked at set-up, before anything runs. */
+Test(bodies_input, body_benchmarks_check_their_requirements) {
+  expect_bad(SETS("benchmark={\"type\":\"buoyancy\",\"body\":1}"),
+             FRAGMENTS("benchmark.body", "free body", "1 entries", "got 1"));
+  expect_bad(SETS("benchmark={\"type\":\"buoyancy\"}", "gravity=[1,-9.8]"),
+             FRAGMENTS("gravity", "along -y", "buoyancy"));
+  expect_bad(SETS("benchmark={\"type\":\"seesaw\"}"),
+             FRAGMENTS("benchmark.body", "pinned body", "got 0"));
+  expect_bad_input("bad_seesaw_3d",
+                   "{\"dim\": 3, \"spacing\": 0.1, \"time\": {\"dt\": 0.01, \"end\": 0.02},\n"
+                   " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0, 0],"
+                   " \"max\": [0.3, 0.3, 0.3]}],\n"
+                   " \"bodies\": [{\"shape\": {\"type\": \"box\", \"min\": [0.5, 0, 0],"
+                   " \"max\": [0.7, 0.2, 0.2]}, \"motion\": \"pinned\", \"density\": 500}],\n"
+                   " \"benchmark\": {\"type\": \"seesaw\"}}\n",
+                   SETS(NULL), FRAGMENTS("dim", "expected 2", "seesaw", "got 3"));
+}
