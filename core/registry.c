@@ -8,6 +8,7 @@
 #include "couplers/couplers.h"
 #include "solvers/solvers.h"
 
+/* vbc_block_sph_density (issue 6) joins this table once it is validated on the hydrostatic tank */
 static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, NULL};
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi, NULL};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms, NULL};
