@@ -25,7 +25,6 @@
  * one step, where strong coupling has some). */
 #include <stdlib.h>
 
-#include "core/registry.h"
 #include "core/sim.h"
 #include "couplers/contact.h"
 #include "couplers/couplers.h"
@@ -65,7 +64,7 @@ static void *pms_alloc(vbc_sim *sim, vbc_error *err) {
       vbc_block_init(&s->block[FLUID_CONTACT], &vbc_block_contact, sc->contact_params,
                      &sim->sys, "contact", err) != VBC_OK ||
       vbc_block_init(&s->block[BODY_CONTACT], &vbc_block_contact, sc->contact_params,
-                     &sim->sys, "body contact", err) != VBC_OK ||
+                     &sim->sys, "body_contact", err) != VBC_OK ||
       vbc_block_init(&s->block[PIN], &vbc_block_pin, sc->contact_params, &sim->sys, "pin",
                      err) != VBC_OK ||
       vbc_solver_init(&s->fluid_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK ||
