@@ -52,12 +52,15 @@ static int load_time(vbc_jctx *c, vbc_scene *s, cJSON *root) {
 }
 
 static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
-  static const char *const keys[] = {"density", "viscosity", "re_over_l", NULL};
+  static const char *const keys[] = {"density", "viscosity", "re_over_l", "sph_support_over_l",
+                                     NULL};
   cJSON *f = vbc_json_object(c, root, "", "fluid", 0);
   if (f == NULL || vbc_json_check_keys(c, f, "fluid", keys)) return c->err->code;
   if (vbc_json_number(c, f, "fluid", "density", 1000.0, 0.0, 1, INFINITY, &s->density) ||
       vbc_json_number(c, f, "fluid", "viscosity", 0.0, 0.0, 0, INFINITY, &s->viscosity) ||
-      vbc_json_number(c, f, "fluid", "re_over_l", 2.1, 1.0, 0, 10.0, &s->re_over_l))
+      vbc_json_number(c, f, "fluid", "re_over_l", 2.1, 1.0, 0, 10.0, &s->re_over_l) ||
+      vbc_json_number(c, f, "fluid", "sph_support_over_l", 2.0, 1.0, 0, 4.0,
+                      &s->sph_support_over_l))
     return c->err->code;
   return VBC_OK;
 }

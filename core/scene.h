@@ -77,6 +77,7 @@ typedef struct vbc_scene {
   double dt, t_end, output_interval;
   vbc_vec gravity;
   double density, viscosity, re_over_l;
+  double sph_support_over_l; /* support H / l of the SPH cubic spline (sph_density, XSPH) */
   int has_domain;
   vbc_vec domain_min, domain_max;
   vbc_shape *shapes;

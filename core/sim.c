@@ -101,6 +101,7 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sys->density = scene->density;
   sys->fluid_mass = scene->density * pow(scene->spacing, scene->dim);
   sys->re = scene->re_over_l * scene->spacing;
+  sys->sph_support = scene->sph_support_over_l * scene->spacing;
   sys->particles = &sim->particles;
   sys->grid = &sim->grid;
   sys->nbrs = &sim->nbrs;

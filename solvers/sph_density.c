@@ -1,8 +1,8 @@
 /* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, papers/ihmsen-iisph-notes
  * steps 2-3, 6, 8-10; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
  *
- * Kernel: the cubic spline of core/kernel.h with support H = support_over_l * l (default 2 l, i.e.
- * smoothing length l, the usual IISPH set-up). Every particle j has a volume V_j: l^d for fluid,
+ * Kernel: the cubic spline of core/kernel.h with support H = fluid.sph_support_over_l * l (default
+ * 2 l, i.e. smoothing length l, the usual IISPH set-up; shared with the SPH explicit terms). Every particle j has a volume V_j: l^d for fluid,
  * and for a boundary (wall or rigid) particle Akinci's V_k = 1 / sum_l W_kl over the boundary
  * particles l within H (self included), so that Psi_k = rho0 V_k (the notes' boundary section).
  * The density of particle i (notes step 2, with the boundary sum):
@@ -50,8 +50,6 @@ typedef struct sph_state {
 } sph_state;
 
 static const vbc_param_spec sph_params[] = {
-    {"support_over_l", VBC_PARAM_NUMBER, 2.0, 1.0, 4.0, 0,
-     "support radius H of the cubic spline kernel in units of l (smoothing length H/2)"},
     {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "start each solve from the previous step's pressure instead of zero"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
@@ -60,7 +58,7 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
                        vbc_error *err) {
   sph_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
-  s->H = vbc_param_number(params, sph_params, "support_over_l") * sys->spacing;
+  s->H = sys->sph_support;
   s->warm_start = vbc_param_bool(params, sph_params, "warm_start");
   *support = s->H;
   return s;

@@ -32,7 +32,7 @@ static void setup(fixture *f, int nx, int ny, int layers) {
     cr_assert_eq(vbc_generate_tank(&f->p, 2, L, lo, vbc_vec_make(nx * L, (ny + 4) * L, 0),
                                    layers, 0, &err), 0);
   f->sys = (vbc_system){.dim = 2, .dt = DT, .spacing = L, .density = RHO0,
-                        .fluid_mass = RHO0 * L * L, .re = H, .particles = &f->p,
+                        .fluid_mass = RHO0 * L * L, .re = H, .sph_support = H, .particles = &f->p,
                         .grid = &f->grid, .nbrs = &f->nbrs};
   cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 2, H, &err), 0);
   cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
