@@ -85,6 +85,10 @@ int vbc_solver_init(vbc_solver *s, const vbc_solver_type *type, const cJSON *par
   memset(s, 0, sizeof *s);
   s->type = type;
   s->control.tolerance = vbc_param_number(params, type->params, "tolerance");
+  s->control.error_tolerance =
+      control_spec(type, "error_tolerance")
+          ? vbc_param_number(params, type->params, "error_tolerance")
+          : 0.0;
   s->control.max_iterations = (int)vbc_param_number(params, type->params, "max_iterations");
   s->control.min_iterations =
       control_spec(type, "min_iterations")
@@ -104,6 +108,7 @@ const char *vbc_stop_reason_name(vbc_stop_reason r) {
     case VBC_STOP_TOLERANCE: return "tolerance";
     case VBC_STOP_MAX_ITERATIONS: return "max_iterations";
     case VBC_STOP_ROUND_OFF: return "round_off";
+    case VBC_STOP_ERROR: return "error_tolerance";
     default: return "?";
   }
 }
@@ -111,6 +116,7 @@ const char *vbc_stop_reason_name(vbc_stop_reason r) {
 void vbc_solve_trace_free(vbc_solve_trace *t) {
   free(t->total);
   free(t->per_block);
+  free(t->error);
   free(t->seconds);
   memset(t, 0, sizeof *t);
 }
@@ -161,6 +167,42 @@ void vbc_problem_finish(vbc_problem *pb) {
   }
 }
 
+/* Sum of one block's row errors (vbc_problem_mean_error) and how many rows count. */
+static double block_error_sum(const vbc_block *b, const vbc_system *sys, size_t *count) {
+  const vbc_rows *r = &b->rows;
+  *count = 0;
+  if (r->n == 0) return 0.0;
+  const double scale = b->type->error_scale(b->state, sys);
+  size_t active = 0;
+#pragma omp parallel for schedule(static) reduction(+ : active) if (r->n >= VBC_PARALLEL_MIN)
+  for (size_t k = 0; k < r->n; ++k) {
+    double res = r->residual[k], lam = r->impulse[k];
+    int free_to_move = (res > 0.0 && lam < r->hi[k]) || (res < 0.0 && lam > r->lo[k]);
+    r->scratch[k] = r->diag[k] > 0.0 && free_to_move ? scale * fabs(res) : 0.0;
+    active += r->diag[k] > 0.0;
+  }
+  *count = active;
+  return vbc_sum(r->scratch, r->n);
+}
+
+double vbc_problem_mean_error(const vbc_problem *pb, double *per_block) {
+  double sum = 0.0;
+  size_t count = 0;
+  int measured = 0;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_block *blk = pb->blocks[b];
+    if (per_block) per_block[b] = NAN;
+    if (blk->type->error_scale == NULL) continue;
+    measured = 1;
+    size_t n = 0;
+    double s = block_error_sum(blk, pb->sys, &n);
+    if (per_block) per_block[b] = n ? s / (double)n : 0.0;
+    sum += s;
+    count += n;
+  }
+  return measured ? (count ? sum / (double)count : 0.0) : NAN;
+}
+
 double vbc_problem_residual(vbc_problem *pb, double *per_block) {
   double total = 0.0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
@@ -200,6 +242,9 @@ static int trace_grow(vbc_solve_trace *t, size_t nb, vbc_error *err) {
   double *pbk = vbc_realloc(t->per_block, cap * (nb ? nb : 1), sizeof *pbk, err);
   if (pbk == NULL) return err->code;
   t->per_block = pbk;
+  double *e = vbc_realloc(t->error, cap * (nb ? nb : 1), sizeof *e, err);
+  if (e == NULL) return err->code;
+  t->error = e;
   double *sec = vbc_realloc(t->seconds, cap, sizeof *sec, err);
   if (sec == NULL) return err->code;
   t->seconds = sec;
@@ -207,51 +252,92 @@ static int trace_grow(vbc_solve_trace *t, size_t nb, vbc_error *err) {
   return VBC_OK;
 }
 
-static int trace_push(vbc_solve_trace *t, double total, const double *per_block, size_t nb,
-                      double seconds, vbc_error *err) {
+static int trace_push(vbc_solve_trace *t, double total, const double *per_block,
+                      const double *error, size_t nb, double seconds, vbc_error *err) {
   if (t == NULL) return VBC_OK;
   if (t->n == t->cap && trace_grow(t, nb, err) != VBC_OK) return err->code;
   t->nblocks = nb;
   t->total[t->n] = total;
   memcpy(t->per_block + t->n * nb, per_block, nb * sizeof *per_block);
+  memcpy(t->error + t->n * nb, error, nb * sizeof *error);
   t->seconds[t->n] = seconds;
   t->n++;
   return VBC_OK;
 }
 
-/* Which stopping test holds for residual r, if any. */
-static int converged(const vbc_solve_control *c, const vbc_solve_result *res, double r,
-                     vbc_stop_reason *why) {
-  if (r <= c->tolerance * res->residual_ref) *why = VBC_STOP_TOLERANCE;
-  else if (r <= VBC_ROUND_OFF * res->residual_scale) *why = VBC_STOP_ROUND_OFF;
+/* What the stopping test looks at after one residual pass: the residual of the rows it judges
+ * by the residual test (all rows, or with the error test those of blocks without an error
+ * measure) and their reference, and the mean error of the others. */
+typedef struct stop_view {
+  double residual, ref, mean_error;
+} stop_view;
+
+static int uses_error_test(const vbc_solve_control *c, const vbc_problem *pb) {
+  if (c->error_tolerance <= 0.0) return 0;
+  for (size_t b = 0; b < pb->nblocks; ++b)
+    if (pb->blocks[b]->type->error_scale) return 1;
+  return 0;
+}
+
+/* Energy norm over the blocks the residual test judges; per_block and ref_block hold the blocks'
+ * residuals and references (energies' square roots). */
+static double judged_norm(const vbc_problem *pb, int error_test, const double *per_block) {
+  double sum = 0.0;
+  for (size_t b = 0; b < pb->nblocks; ++b)
+    if (!error_test || pb->blocks[b]->type->error_scale == NULL) sum += per_block[b] * per_block[b];
+  return sqrt(sum);
+}
+
+/* Which stopping test holds, if any. */
+static int converged(const vbc_solve_control *c, const vbc_solve_result *res, int error_test,
+                     const stop_view *v, vbc_stop_reason *why) {
+  if (error_test && !(v->mean_error <= c->error_tolerance)) return 0;
+  if (v->residual <= c->tolerance * v->ref) *why = error_test ? VBC_STOP_ERROR : VBC_STOP_TOLERANCE;
+  else if (v->residual <= VBC_ROUND_OFF * res->residual_scale) *why = VBC_STOP_ROUND_OFF;
   else return 0;
   return 1;
 }
 
 /* The loop proper; vbc_solve below times it. */
+/* After a residual pass: the trace row and what the stopping test looks at. */
+static int observe(vbc_problem *pb, int error_test, double ref_judged, const double *per_block,
+                   double total, vbc_solve_trace *trace, double seconds, stop_view *v,
+                   vbc_error *err) {
+  double error[16];
+  v->mean_error = vbc_problem_mean_error(pb, error);
+  v->residual = judged_norm(pb, error_test, per_block);
+  v->ref = ref_judged;
+  return trace_push(trace, total, per_block, error, pb->nblocks, seconds, err);
+}
+
 static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
                  vbc_error *err) {
   double per_block[16];
   if (pb->nblocks > 16) return vbc_error_set(err, VBC_EXIT_INPUT, "too many blocks in one solve");
   if (trace) trace->n = 0;
   const vbc_solve_control *c = &s->control;
+  const int error_test = uses_error_test(c, pb);
   double scale = 0.0;
   double ref = reference_and_warm_start(pb, per_block, &scale);
+  const double ref_judged = judged_norm(pb, error_test, per_block);
   if (trace) {
     trace->ref_total = ref;
     memcpy(trace->ref_per_block, per_block, pb->nblocks * sizeof *per_block);
   }
   double r0 = vbc_problem_residual(pb, per_block);
+  stop_view v;
   res->residual_ref = ref;
   res->residual_scale = scale;
   res->residual = r0;
   res->iterations = 0;
-  res->reason = VBC_STOP_TOLERANCE;
-  if (trace_push(trace, r0, per_block, pb->nblocks, 0.0, err) != VBC_OK) return err->code;
+  res->reason = error_test ? VBC_STOP_ERROR : VBC_STOP_TOLERANCE;
+  if (observe(pb, error_test, ref_judged, per_block, r0, trace, 0.0, &v, err) != VBC_OK)
+    return err->code;
+  res->mean_error = v.mean_error;
   if (!isfinite(r0) || !isfinite(ref))
     return vbc_error_set(err, VBC_EXIT_FAILED, "%s: non-finite residual before the first iteration",
                          s->type->name);
-  if (ref == 0.0 || (c->min_iterations == 0 && converged(c, res, r0, &res->reason)))
+  if (ref == 0.0 || (c->min_iterations == 0 && converged(c, res, error_test, &v, &res->reason)))
     return VBC_OK;
   const double t0 = vbc_now();
   for (int it = 1; it <= c->max_iterations; ++it) {
@@ -259,12 +345,14 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     double r = vbc_problem_residual(pb, per_block);
     res->iterations = it;
     res->residual = r;
-    if (trace && trace_push(trace, r, per_block, pb->nblocks, vbc_now() - t0, err) != VBC_OK)
+    if (observe(pb, error_test, ref_judged, per_block, r, trace, trace ? vbc_now() - t0 : 0.0, &v,
+                err) != VBC_OK)
       return err->code;
+    res->mean_error = v.mean_error;
     if (!isfinite(r))
       return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",
                            s->type->name, it);
-    if (it >= c->min_iterations && converged(c, res, r, &res->reason)) return VBC_OK;
+    if (it >= c->min_iterations && converged(c, res, error_test, &v, &res->reason)) return VBC_OK;
   }
   res->reason = VBC_STOP_MAX_ITERATIONS;
   return VBC_OK;

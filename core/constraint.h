@@ -134,6 +134,17 @@ typedef struct vbc_block_type {
   int (*jacobian)(const void *state, const vbc_system *sys, vbc_sparse *J, vbc_error *err);
   /* Write the results back (pressure from impulse, ...) once the solve has stopped. */
   void (*finish)(void *state, vbc_system *sys, const vbc_rows *rows);
+  /* Optional (NULL: the block has no such measure). The factor that turns a row's residual
+   * r_k = b_k - J_k v into the dimensionless constraint error it stands for: h / rho0 for SPH
+   * density rows, whose h r_k is rho*_k - rho0 (IISPH's density error), h / n0 for MPS rows.
+   * vbc_solve averages these errors (vbc_problem_mean_error) for the error stopping test. */
+  double (*error_scale)(const void *state, const vbc_system *sys);
+  /* Optional (NULL: not offered). For a block that treats wall and rigid particles as moving
+   * walls: impulse[i] += the impulse its rows' current lambda exert on each such particle i, the
+   * reaction to what they gave the fluid (Akinci 2012's boundary force times h). A weak coupler
+   * passes it on to the bodies (couplers/akinci.c). impulse has one entry per particle. */
+  void (*boundary_impulses)(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                            vbc_vec *impulse);
 } vbc_block_type;
 
 typedef struct vbc_block {
@@ -168,6 +179,7 @@ typedef struct vbc_solver_type {
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */
 typedef struct vbc_solve_control {
   double tolerance;   /* stop when residual <= tolerance * initial residual */
+  double error_tolerance; /* > 0: blocks with an error measure stop on their mean error instead */
   int min_iterations; /* never stop (for tolerance) before this many */
   int max_iterations;
 } vbc_solve_control;
@@ -188,6 +200,8 @@ typedef enum vbc_stop_reason {
   VBC_STOP_ROUND_OFF = 2,     /* residual <= VBC_ROUND_OFF * residual_scale: nothing left above
                                  round-off, though the relative test may not hold (a problem
                                  that was already almost satisfied) */
+  VBC_STOP_ERROR = 3,         /* the mean error of the blocks with an error measure <=
+                                 error_tolerance (and the residual test on the others) */
   VBC_STOP_REASONS
 } vbc_stop_reason;
 
@@ -204,6 +218,7 @@ typedef struct vbc_solve_trace {
   size_t n, cap, nblocks;
   double *total;     /* n */
   double *per_block; /* n * nblocks */
+  double *error;     /* n * nblocks: mean constraint error of the block's rows, NAN without */
   double *seconds;   /* n */
   double ref_total, ref_per_block[16]; /* residual_ref, the scale of relative residuals */
 } vbc_solve_trace;
@@ -217,6 +232,7 @@ typedef struct vbc_solve_result {
    * right-hand side, ||b|| of a linear solver) and at the end; residual_scale is the same norm
    * of |b_k| + |J_k u*|, the size of what r_k subtracts. The trace has the start. */
   double residual_ref, residual_scale, residual;
+  double mean_error; /* vbc_problem_mean_error at the end, NAN if no block has an error measure */
   double seconds; /* wall time of the whole vbc_solve call, reference and warm start included */
 } vbc_solve_result;
 
@@ -233,10 +249,24 @@ void vbc_problem_finish(vbc_problem *pb);
  * part. Deterministic for any number of threads. */
 double vbc_problem_residual(vbc_problem *pb, double *per_block);
 
-/* Run solver s on pb until the stopping test holds: residual <= tolerance * residual_ref, the
- * residual the rows would have with zero impulses, so that a warm start is judged on the same
- * scale as a cold one; or residual <= VBC_ROUND_OFF * residual_scale. Reports in *res, traces every iteration in *trace when it is not NULL
- * (relative to residual_ref). VBC_EXIT_FAILED if the residual becomes non-finite. */
+/* The mean constraint error of the rows of the blocks that have an error measure (error_scale),
+ * from rows.residual as the last residual pass left it: row k contributes scale * |r_k| where its
+ * impulse may still move towards satisfying it (r_k > 0 and lambda_k < hi_k, or r_k < 0 and
+ * lambda_k > lo_k) and 0 where a bound stops it. So a free-surface SPH particle with clamped
+ * pressure p = 0 whose predicted density is below rho0 counts as error 0, one with p > 0 counts
+ * with |rho*_k - rho0| / rho0, and a compressed one with p = 0 with its compression. The mean is
+ * over all such rows (IISPH's average density error). per_block (may be NULL) gets each block's
+ * mean, NAN for blocks without a measure; returns NAN when no block has one. */
+double vbc_problem_mean_error(const vbc_problem *pb, double *per_block);
+
+/* Run solver s on pb until the stopping test holds. Without error_tolerance (0): residual <=
+ * tolerance * residual_ref, the residual the rows would have with zero impulses, so that a warm
+ * start is judged on the same scale as a cold one; or residual <= VBC_ROUND_OFF * residual_scale.
+ * With error_tolerance > 0 each block is judged by its own measure: the blocks with an error
+ * measure together by mean error <= error_tolerance, the others by the residual test above over
+ * their rows alone. Never stops before min_iterations. Reports in *res, traces every iteration
+ * in *trace when it is not NULL (relative to residual_ref). VBC_EXIT_FAILED if the residual
+ * becomes non-finite. */
 int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
               vbc_error *err);
 

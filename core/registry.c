@@ -8,10 +8,11 @@
 #include "couplers/couplers.h"
 #include "solvers/solvers.h"
 
-/* vbc_block_sph_density (issue 6) joins this table once it is validated on the hydrostatic tank */
-static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, NULL};
+static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, &vbc_block_sph_density,
+                                                          NULL};
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi, NULL};
-static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms, NULL};
+static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
+                                                  &vbc_coupler_akinci, NULL};
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
     &vbc_benchmark_buoyancy, &vbc_benchmark_seesaw, NULL};
@@ -30,6 +31,14 @@ const vbc_block_type *vbc_registry_contact_block(void) { return &vbc_block_conta
 const vbc_solver_type *vbc_registry_solver(const char *name) { FIND(solvers, name); }
 const vbc_coupler_type *vbc_registry_coupler(const char *name) { FIND(couplers, name); }
 const vbc_benchmark_type *vbc_registry_benchmark(const char *name) { FIND(benchmarks, name); }
+
+int vbc_registry_fluid_param_known(const char *key) {
+  for (size_t i = 0; fluid_constraints[i]; ++i)
+    if (vbc_param_find(fluid_constraints[i]->params, key)) return 1;
+  for (size_t i = 0; solvers[i]; ++i)
+    if (vbc_param_find(solvers[i]->params, key)) return 1;
+  return 0;
+}
 
 static void append_name(char *buf, size_t size, const char *name) {
   size_t len = strlen(buf);

@@ -15,6 +15,11 @@ const vbc_solver_type *vbc_registry_solver(const char *name);
 const vbc_coupler_type *vbc_registry_coupler(const char *name);
 const vbc_benchmark_type *vbc_registry_benchmark(const char *name);
 
+/* Whether some registered fluid constraint or solver declares the parameter key: a scene's
+ * method.fluid may hold keys of modules it does not select (the loader drops them), so that one
+ * scene runs under every combination with --set. */
+int vbc_registry_fluid_param_known(const char *key);
+
 /* Comma-separated names of one kind ("fluid_constraint", "solver", "coupler", "benchmark"). */
 void vbc_registry_names(const char *kind, char *buf, size_t size);
 void vbc_registry_print(FILE *out);

@@ -66,6 +66,11 @@ static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
   st->relres_sum += rel;
   if (rel > st->relres_max) st->relres_max = rel;
   st->last_relres = rel;
+  if (!isnan(r->mean_error)) {
+    st->error_solves++;
+    st->error_sum += r->mean_error;
+    if (r->mean_error > st->error_max) st->error_max = r->mean_error;
+  }
   st->window_steps++;
   st->window_iterations += r->iterations;
   if (r->iterations > st->window_max) st->window_max = r->iterations;
@@ -202,6 +207,7 @@ static int solve_metrics(const vbc_solve_result *r, cJSON *m, vbc_error *err) {
       !cJSON_AddStringToObject(m, "stop_reason", vbc_stop_reason_name(r->reason)) ||
       !cJSON_AddNumberToObject(m, "final_relative_residual",
                                r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0) ||
+      !cJSON_AddNumberToObject(m, "final_mean_error", isnan(r->mean_error) ? 0.0 : r->mean_error) ||
       !cJSON_AddNumberToObject(m, "solve_seconds", r->seconds))
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
   return VBC_OK;

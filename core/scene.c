@@ -201,6 +201,23 @@ static int load_module_params(vbc_jctx *c, cJSON *obj, const char *path,
   return VBC_OK;
 }
 
+/* Drop from method.fluid the parameters of fluid constraints and solvers the scene does not select
+ * (alpha of mps under sph_density, ...): one scene then runs under every combination with --set,
+ * and the resolved scene in summary.json shows only what was used. Keys no module declares stay
+ * and are refused by load_module_params. */
+static void drop_unselected_params(cJSON *f, const vbc_scene *s) {
+  cJSON *item = f->child;
+  while (item) {
+    cJSON *next = item->next;
+    const char *k = item->string;
+    if (strcmp(k, "constraint") && strcmp(k, "solver") &&
+        !vbc_param_find(s->fluid_constraint->params, k) &&
+        !vbc_param_find(s->fluid_solver->params, k) && vbc_registry_fluid_param_known(k))
+      cJSON_Delete(cJSON_DetachItemViaPointer(f, item));
+    item = next;
+  }
+}
+
 /* method.fluid holds the constraint's and the solver's parameters side by side. */
 static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"coupler", "fluid", "contact", NULL};
@@ -232,6 +249,7 @@ static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          names, name);
   }
   static const char *const fluid_keys[] = {"constraint", "solver", NULL};
+  drop_unselected_params(f, s);
   const vbc_param_spec *fluid_tables[] = {s->fluid_constraint->params, s->fluid_solver->params};
   if (load_module_params(c, f, "method.fluid", fluid_keys, fluid_tables, 2))
     return c->err->code;

@@ -29,6 +29,12 @@ static cJSON *solver_stats(const vbc_sim *sim, const vbc_run_stats *st) {
   cJSON_AddNumberToObject(s, "final_relative_residual_mean",
                           st->solves ? st->relres_sum / (double)st->solves : 0.0);
   cJSON_AddNumberToObject(s, "final_relative_residual_max", st->relres_max);
+  /* the density error the stopping test judged (blocks with an error measure; absent without) */
+  if (st->error_solves) {
+    cJSON_AddNumberToObject(s, "final_mean_error_mean",
+                            st->error_sum / (double)st->error_solves);
+    cJSON_AddNumberToObject(s, "final_mean_error_max", st->error_max);
+  }
   return s;
 }
 

@@ -14,6 +14,8 @@ typedef struct vbc_run_stats {
   int iterations_max;
   long stops[VBC_STOP_REASONS];
   double relres_sum, relres_max, last_relres;
+  long error_solves;               /* solves whose blocks had an error measure */
+  double error_sum, error_max;     /* their final mean constraint error (density error) */
   long window_steps, window_iterations;
   int window_max;
   int threads;

@@ -19,7 +19,7 @@ typedef struct jacobi_state {
 static const vbc_param_spec jacobi_params[] = {
     {"omega", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 1,
      "relaxation factor (IISPH uses 0.5; plain Jacobi may diverge at 1)"},
-    VBC_SOLVE_CONTROL_PARAMS(1e-3, 1000),
+    VBC_SOLVE_CONTROL_PARAMS(1e-3, 1000, 1e-3, 2),
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *jacobi_alloc(const cJSON *params, vbc_error *err) {

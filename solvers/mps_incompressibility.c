@@ -432,6 +432,13 @@ static void mps_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   }
 }
 
+/* r_i = (alpha/h)(n_i - n0) + dn_i/dt; h r_i / n0 is the fractional compression the row still
+ * predicts for the end of the step (with the alpha-weighted position error). */
+static double mps_error_scale(const void *state, const vbc_system *sys) {
+  const mps_state *s = state;
+  return sys->dt / s->k.n0;
+}
+
 const vbc_block_type vbc_block_mps = {
     .name = "mps",
     .summary = "MPS-LCP incompressibility, one row per fluid (and wall) particle (Miyamoto & "
@@ -445,4 +452,5 @@ const vbc_block_type vbc_block_mps = {
     .sweep = mps_sweep,
     .jacobian = mps_jacobian,
     .finish = mps_finish,
+    .error_scale = mps_error_scale,
 };

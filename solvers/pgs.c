@@ -20,7 +20,7 @@ typedef struct pgs_state {
 static const vbc_param_spec pgs_params[] = {
     {"omega", VBC_PARAM_NUMBER, 1.0, 0.0, 2.0, 1,
      "relaxation factor of the sweep (1: Gauss–Seidel, the paper's choice)"},
-    VBC_SOLVE_CONTROL_PARAMS(1e-3, 1000),
+    VBC_SOLVE_CONTROL_PARAMS(1e-3, 1000, 0.0, 0),
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *pgs_alloc(const cJSON *params, vbc_error *err) {

@@ -4,6 +4,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include <gsl/gsl_linalg.h>
+
 #include "core/constraint.h"
 #include "core/registry.h"
 #include "solvers/lcp_matrix.h"
@@ -113,4 +115,36 @@ Test(solve_loop, residual_is_the_energy_norm_of_the_natural_residual) {
   solve("pgs", 1.0, 2, M2, q, 1e-12, 1, &t);
   cr_assert_float_eq(t.total[0], sqrt(1.0 * 1.0 / 2.0), 1e-15);
   vbc_solve_trace_free(&t);
+}
+
+/* IISPH's solve is relaxed Jacobi on a linear system whose solution is interior (every pressure
+ * positive). On an SPD system with such a solution the projected iteration must converge to the
+ * direct solution: here an 8 x 8 diagonally dominant SPD matrix against GSL's Cholesky solve. */
+Test(jacobi, converges_to_the_direct_solution_of_an_spd_system) {
+  enum { N = 8 };
+  double M[N * N], q[N], b[N];
+  for (size_t i = 0; i < N; ++i) {
+    for (size_t j = 0; j < N; ++j)
+      M[i * N + j] = i == j ? 4.0 + 0.5 * (double)i : 1.0 / (1.0 + (double)(i + j));
+    b[i] = 1.0 + 0.3 * sin(2.0 * (double)i); /* M z = b with z > 0 */
+    q[i] = -b[i];
+  }
+  gsl_matrix *A = gsl_matrix_alloc(N, N);
+  gsl_vector *rhs = gsl_vector_alloc(N), *x = gsl_vector_alloc(N);
+  for (size_t i = 0; i < N; ++i) {
+    gsl_vector_set(rhs, i, b[i]);
+    for (size_t j = 0; j < N; ++j) gsl_matrix_set(A, i, j, M[i * N + j]);
+  }
+  cr_assert_eq(gsl_linalg_cholesky_decomp1(A), 0);
+  cr_assert_eq(gsl_linalg_cholesky_solve(A, rhs, x), 0);
+  solved s = solve("jacobi", 0.5, N, M, q, 1e-14, 100000, NULL);
+  for (size_t k = 0; k < N; ++k) {
+    cr_assert_gt(gsl_vector_get(x, k), 0.0, "the direct solution is interior");
+    cr_assert_float_eq(s.z[k], gsl_vector_get(x, k), 1e-11, "z[%zu] = %.15g, direct %.15g", k,
+                       s.z[k], gsl_vector_get(x, k));
+  }
+  cr_assert_lt(s.res.iterations, 200, "omega = 0.5 on a well-conditioned system");
+  gsl_matrix_free(A);
+  gsl_vector_free(rhs);
+  gsl_vector_free(x);
 }

@@ -57,6 +57,7 @@ static vbc_solve_result run_solver(fixture *f, const char *name, double omega, d
   cJSON *sp = cJSON_CreateObject();
   cJSON_AddNumberToObject(sp, "omega", omega);
   cJSON_AddNumberToObject(sp, "tolerance", tol);
+  cJSON_AddNumberToObject(sp, "error_tolerance", 0.0); /* the residual test, under every solver */
   cJSON_AddNumberToObject(sp, "max_iterations", 100000);
   vbc_solver s;
   cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(name), sp, &err), 0);
