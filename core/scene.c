@@ -53,15 +53,28 @@ static int load_time(vbc_jctx *c, vbc_scene *s, cJSON *root) {
 
 static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"density", "viscosity", "re_over_l", "sph_support_over_l",
-                                     NULL};
+                                     "xsph", "viscosity_model", NULL};
   cJSON *f = vbc_json_object(c, root, "", "fluid", 0);
+  const char *model;
   if (f == NULL || vbc_json_check_keys(c, f, "fluid", keys)) return c->err->code;
   if (vbc_json_number(c, f, "fluid", "density", 1000.0, 0.0, 1, INFINITY, &s->density) ||
       vbc_json_number(c, f, "fluid", "viscosity", 0.0, 0.0, 0, INFINITY, &s->viscosity) ||
       vbc_json_number(c, f, "fluid", "re_over_l", 2.1, 1.0, 0, 10.0, &s->re_over_l) ||
       vbc_json_number(c, f, "fluid", "sph_support_over_l", 2.0, 1.0, 0, 4.0,
-                      &s->sph_support_over_l))
+                      &s->sph_support_over_l) ||
+      vbc_json_number(c, f, "fluid", "xsph", 0.0, 0.0, 0, 1.0, &s->xsph) ||
+      vbc_json_string(c, f, "fluid", "viscosity_model", "mps", &model))
     return c->err->code;
+  if (strcmp(model, "mps") == 0) {
+    s->viscosity_model = VBC_VISCOSITY_MPS;
+  } else if (strcmp(model, "sph") == 0) {
+    s->viscosity_model = VBC_VISCOSITY_SPH;
+  } else {
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: fluid.viscosity_model: expected one of \"mps\", \"sph\", got "
+                         "\"%s\"",
+                         c->file, model);
+  }
   return VBC_OK;
 }
 

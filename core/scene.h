@@ -68,6 +68,12 @@ typedef struct vbc_body_spec {
   vbc_vec velocity, angular_velocity; /* initial (free, pinned) or prescribed (scripted) */
 } vbc_body_spec;
 
+/* fluid.viscosity_model: the discrete Laplacian of the explicit viscous term. */
+typedef enum vbc_viscosity_model {
+  VBC_VISCOSITY_MPS, /* Koshizuka & Oka's MPS Laplacian (core/viscosity.h) */
+  VBC_VISCOSITY_SPH  /* Monaghan's SPH form with the cubic spline (core/viscosity_sph.h) */
+} vbc_viscosity_model;
+
 typedef struct vbc_scene {
   char file[1024];
   cJSON *resolved;
@@ -78,6 +84,8 @@ typedef struct vbc_scene {
   vbc_vec gravity;
   double density, viscosity, re_over_l;
   double sph_support_over_l; /* support H / l of the SPH cubic spline (sph_density, XSPH) */
+  double xsph;               /* XSPH factor alpha in [0, 1] (core/viscosity_sph.h); 0: off */
+  vbc_viscosity_model viscosity_model; /* which Laplacian `viscosity` uses */
   int has_domain;
   vbc_vec domain_min, domain_max;
   vbc_shape *shapes;

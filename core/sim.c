@@ -8,6 +8,7 @@
 #include "core/parallel.h"
 #include "core/sim.h"
 #include "core/viscosity.h"
+#include "core/viscosity_sph.h"
 
 /* Without a `domain` in the scene, particles may travel one initial extent beyond the initial
  * bounding box on every side before the run counts as failed. */
@@ -107,6 +108,10 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sys->nbrs = &sim->nbrs;
   sim->mps = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
   sim->support = sys->re;
+  /* the SPH explicit terms sum over the spline's support H (couplers raise it further) */
+  if (scene->xsph > 0.0 ||
+      (scene->viscosity > 0.0 && scene->viscosity_model == VBC_VISCOSITY_SPH))
+    sim->support = fmax(sim->support, sys->sph_support);
   if (scene->has_domain) {
     sim->domain_min = scene->domain_min;
     sim->domain_max = scene->domain_max;
@@ -141,16 +146,35 @@ int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
   return vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, sim->support, err);
 }
 
+/* The non-gravity explicit accelerations into sim->acc, all from the velocities u^t (so their
+ * order does not matter): viscosity by the scene's Laplacian, then XSPH (Ihmsen et al. 2014,
+ * step 4). Returns whether there are any. */
+static int explicit_accelerations(vbc_sim *sim) {
+  const vbc_scene *sc = sim->scene;
+  const vbc_particles *p = &sim->particles;
+  const int mps = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_MPS;
+  const int sph = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_SPH;
+  if (!mps && !sph && sc->xsph <= 0.0) return 0;
+  if (mps) {
+    vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sim->acc); /* writes every acc[i] */
+  } else {
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+    for (size_t i = 0; i < p->n; ++i) sim->acc[i] = vbc_vec_zero();
+  }
+  if (sph) vbc_sph_viscosity_add(&sim->sys, sc->viscosity, sim->acc);
+  if (sc->xsph > 0.0) vbc_xsph_add(&sim->sys, sc->xsph, sim->acc);
+  return 1;
+}
+
 void vbc_sim_explicit(vbc_sim *sim) {
   vbc_particles *p = &sim->particles;
   const double h = sim->sys.dt;
   const vbc_vec g = sim->scene->gravity;
-  const double nu = sim->scene->viscosity;
-  if (nu > 0.0) vbc_mps_viscosity(&sim->sys, &sim->mps, nu, sim->acc);
+  const int extra = explicit_accelerations(sim);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID) continue;
-    vbc_vec a = nu > 0.0 ? vbc_vec_add(g, sim->acc[i]) : g;
+    vbc_vec a = extra ? vbc_vec_add(g, sim->acc[i]) : g;
     p->vel[i] = vbc_vec_axpy(p->vel[i], h, a);
   }
   for (size_t k = 0; k < sim->sys.nbodies; ++k) {

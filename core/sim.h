@@ -35,7 +35,8 @@ void vbc_sim_free(vbc_sim *sim);
 
 /* Grid and neighbour lists at the current positions (radius sim->support). */
 int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err);
-/* Explicit terms: u* = u + h (g + nu lap u) for fluid particles (Miyamoto §2.5); v* = v + h g
+/* Explicit terms: u* = u + h (g + nu lap u + a_xsph) for fluid particles (Miyamoto §2.5; lap by
+ * fluid.viscosity_model, XSPH by Ihmsen et al. 2014 step 4, core/viscosity_sph.h); v* = v + h g
  * for free and pinned bodies (§3.1), the prescribed velocities for scripted ones; the bodies'
  * world inverse inertia at r^t. */
 void vbc_sim_explicit(vbc_sim *sim);
