@@ -2,16 +2,19 @@
  * steps 2-3, 6, 8-10; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
  *
  * Kernel: the cubic spline of core/kernel.h with support H = fluid.sph_support_over_l * l (default
- * 2 l, i.e. smoothing length l, the usual IISPH set-up; shared with the SPH explicit terms). Every particle j has a volume V_j: l^d for fluid,
- * and for a boundary (wall or rigid) particle Akinci's V_k = 1 / sum_l W_kl over the boundary
- * particles l within H (self included), so that Psi_k = rho0 V_k (the notes' boundary section).
- * The density of particle i (notes step 2, with the boundary sum):
+ * 2 l, i.e. smoothing length l, the usual IISPH set-up; shared with the SPH explicit terms).
+ * Every particle j has a volume V_j: V = l^d / S for fluid, S the kernel's sum over the ideal
+ * lattice (lattice_volume), and for a boundary (wall or rigid) particle either the same V or, with
+ * akinci_volumes, Akinci's V_k = 1 / sum_l W_kl over the boundary particles l within H (self
+ * included), Psi_k = rho0 V_k (the notes' boundary section). The density of particle i (notes step
+ * 2, with the boundary sum):
  *     rho_i = rho0 (V_i W(0) + sum_j V_j W_ij)     over all neighbours j (fluid and boundary),
- * which is sum_j m_j W_ij + sum_k Psi_k W_ik for fluid of mass m = rho0 l^d. Volumes rather than
+ * which is sum_j m_j W_ij + sum_k Psi_k W_ik for fluid of mass m = rho0 V. Volumes rather than
  * masses: a rigid particle that a weak coupler hands to the fluid solve (couplers/pms.c) counts
  * with its volume, whatever its body's density.
  *
- * One row per fluid particle i. The predicted density of step 6,
+ * One row per fluid particle i (and, with wall_pressure, per boundary particle facing the fluid;
+ * below). The predicted density of step 6,
  *     rho*_i = rho_i + h rho0 sum_j V_j (v_i - v_j) . grad W_ij,
  * must not exceed rho0 (p >= 0: the free surface may expand). vbc writes the row as J_i v >= b_i:
  *     J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij = -rho0 (g_i . v_i - sum_j V_j grad W_ij . v_j),
@@ -29,11 +32,22 @@
  * Choices: the source term corrects the whole density error in one step (alpha = 1, as IISPH);
  * the pressure starts from zero unless warm_start; the PGS sweep is serial, in row order. The
  * smoothed pressure is the Shepard average sum_j V_j p_j W_ij / sum_j V_j W_ij over particles with
- * rows. Boundary volumes are Akinci's by default (akinci_volumes). vbc's walls and bodies are
- * filled with particles on the fluid's lattice, where Akinci's V_k, made for one-layer surface
- * samplings, overcounts: a fluid particle next to a flat wall of two or more layers is 3.0 % denser
- * than the interior at H = 2 l (7.4 % with one layer; tests/test_sph_density.c), so IISPH holds
- * the fluid a little away from walls. akinci_volumes = false uses l^d, exact on such walls.
+ * rows. Boundary volumes: vbc's walls and bodies are filled with particles on the fluid's
+ * lattice, where Akinci's V_k, made for one-layer surface samplings, overcounts: a fluid particle
+ * next to a flat wall of two or more layers is 3.0 % denser than the interior at H = 2 l (7.4 %
+ * with one layer; tests/test_sph_density.c), and IISPH's one-step correction of that turns a tank
+ * at rest into 3.5 m/s jets in its first step. So the default is the lattice volume, exact on such
+ * walls, and akinci_volumes = true is there for comparison.
+ * Boundary pressure (wall_pressure, default on): wall and rigid particles of the layer facing the
+ * fluid (a fluid particle closer than 1.5 l; has_row) get rows of their own, with the same
+ * density and J (their velocity fixed, inverse mass 0), so the fluid next to a wall feels -(lambda_i + lambda_k) grad W_ik as inside the fluid and the
+ * operator stays J M^-1 J^T (symmetric, an LCP with a unique solution). This is MPS's wall
+ * treatment (solvers/mps_incompressibility.c) carried over. Without it (Akinci's scheme) the
+ * wall enters the pressure force only through p_i of the fluid particle: on the lattice the
+ * bottom row of a hydrostatic column then feels -14 g instead of +1 g (the floor pushes with
+ * its neighbour's p_i on one side only, which a full lattice cancels), and the column sinks into
+ * the walls until compression makes up for it; mirroring p_k = p_i instead makes the operator
+ * non-symmetric, and relaxed Jacobi and PGS diverged on it in the hydrostatic tank.
  * Bodies are moving walls for this block (their velocity enters J v, its impulses do not move
  * them): the akinci coupler passes the pressure forces on them afterwards (Akinci 2012). */
 #include <math.h>
@@ -45,7 +59,8 @@
 
 typedef struct sph_state {
   double H;        /* kernel support */
-  int warm_start, akinci_volumes;
+  double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
+  int warm_start, akinci_volumes, wall_pressure;
   size_t cap_particles, cap_pairs, cap_rows;
   long *row_of;        /* per particle: its row or -1 */
   uint32_t *particle_of; /* per row */
@@ -58,18 +73,39 @@ typedef struct sph_state {
 static const vbc_param_spec sph_params[] = {
     {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "start each solve from the previous step's pressure instead of zero"},
-    {"akinci_volumes", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+    {"akinci_volumes", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "boundary volumes V_k = 1 / sum_l W_kl (Akinci 2012); false: l^d, exact for walls and "
      "bodies filled with particles on the fluid lattice"},
+    {"wall_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+     "wall and rigid particles with a fluid neighbour get density rows (a pressure) too, as in "
+     "MPS; false: Akinci's scheme, boundaries act only through the fluid's own rows"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
+
+/* The volume V = l^d / S, S = sum_j l^d W(|x_j|) over the ideal lattice of spacing l (self
+ * included), so that a fluid particle inside the lattice has rho = rho0 exactly, as MPS takes n0
+ * from the same lattice (Miyamoto eq. 6). With V = l^d the lattice density is rho0 S (S = 1.0009
+ * in 2D at H = 2 l), and IISPH's full one-step correction of that offset (alpha = 1) makes a tank of
+ * water at rest expand by 0.09 % in its first step: 0.3 m/s at the edges of a 0.6 m column. */
+static double lattice_volume(int dim, double l, double H) {
+  const int n = (int)ceil(H / l);
+  const double cell = pow(l, dim);
+  double sum = 0.0;
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k)
+        sum += cell * vbc_sph_W(l * sqrt((double)(i * i + j * j + k * k)), H, dim);
+  return cell / sum;
+}
 
 static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *support,
                        vbc_error *err) {
   sph_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->H = sys->sph_support;
+  s->cell = lattice_volume(sys->dim, sys->spacing, s->H);
   s->warm_start = vbc_param_bool(params, sph_params, "warm_start");
   s->akinci_volumes = vbc_param_bool(params, sph_params, "akinci_volumes");
+  s->wall_pressure = vbc_param_bool(params, sph_params, "wall_pressure");
   *support = s->H;
   return s;
 }
@@ -122,7 +158,7 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
 static void volumes(sph_state *s, const vbc_system *sys) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const double cell = pow(sys->spacing, sys->dim), w0 = vbc_sph_W(0.0, s->H, sys->dim);
+  const double cell = s->cell, w0 = vbc_sph_W(0.0, s->H, sys->dim);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
@@ -136,6 +172,29 @@ static void volumes(sph_state *s, const vbc_system *sys) {
   }
 }
 
+/* Fluid particles have rows; with wall_pressure so do wall and rigid particles of the layer that
+ * faces the fluid: those with a fluid particle closer than 1.5 l. A deeper boundary particle sees
+ * fluid only near the edge of the support, where grad W -> 0: its row's diagonal vanishes while
+ * the fluid's slightest approach makes it overdense, and its impulse r/A_kk grows without bound
+ * (a tank blew up in its second step that way). */
+static int has_row(const sph_state *s, const vbc_system *sys, size_t i) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  if (p->kind[i] == VBC_FLUID) return 1;
+  if (!s->wall_pressure) return 0;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (p->kind[nb->index[q]] == VBC_FLUID && nb->dist[q] < 1.5 * sys->spacing) return 1;
+  return 0;
+}
+
+/* The m_i of lambda_i = h m_i p_i / rho_i^2: the particle's mass for fluid-kind particles (a
+ * body's mass per particle under pms), rho0 V_i for boundary rows, whose particles the block
+ * never moves. */
+static double pressure_mass(const sph_state *s, const vbc_system *sys, size_t i) {
+  return sys->particles->kind[i] == VBC_FLUID ? 1.0 / vbc_system_inv_mass(sys, i)
+                                              : sys->density * s->volume[i];
+}
+
 static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
   sph_state *s = state;
   const vbc_particles *p = sys->particles;
@@ -143,7 +202,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   const int dim = sys->dim;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
   size_t nrows = 0;
-  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = p->kind[i] == VBC_FLUID ? (long)nrows++ : -1;
+  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i) ? (long)nrows++ : -1;
   if (vbc_rows_resize(rows, nrows, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < p->n; ++i)
     if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
@@ -171,7 +230,8 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     rows->target[r] = (rho - rho0) / sys->dt;
     rows->lo[r] = 0.0;
     rows->hi[r] = INFINITY;
-    rows->impulse[r] = s->warm_start ? sys->dt * p->pressure[i] / (inv_m * rho * rho) : 0.0;
+    rows->impulse[r] =
+        s->warm_start ? sys->dt * pressure_mass(s, sys, i) * p->pressure[i] / (rho * rho) : 0.0;
   }
   return VBC_OK;
 }
@@ -288,7 +348,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     long r = s->row_of[i];
     double rho = r >= 0 ? s->density[i] : 0.0;
     p->pressure[i] =
-        r >= 0 ? rows->impulse[r] * rho * rho * vbc_system_inv_mass(sys, i) / sys->dt : 0.0;
+        r >= 0 ? rows->impulse[r] * rho * rho / (pressure_mass(s, sys, i) * sys->dt) : 0.0;
   }
   const double w0 = vbc_sph_W(0.0, s->H, dim);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
@@ -321,6 +381,13 @@ static void sph_boundary_impulses(const void *state, const vbc_system *sys, cons
     size_t i = s->particle_of[r];
     double lam = rows->impulse[r];
     if (lam == 0.0) continue;
+    if (p->kind[i] != VBC_FLUID) { /* a boundary row: it pushed its fluid neighbours j */
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+        if (p->kind[nb->index[q]] == VBC_FLUID)
+          impulse[i] = vbc_vec_axpy(impulse[i], -sys->density * s->volume[nb->index[q]] * lam,
+                                    s->grad[q]);
+      continue;
+    }
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t k = nb->index[q];
       if (p->kind[k] == VBC_FLUID) continue;

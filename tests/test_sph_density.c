@@ -27,7 +27,7 @@ static const double L = 0.02, DT = 0.001, RHO0 = 1000.0, H = 2.0 * 0.02;
 /* Fluid on the lattice of spacing L in [0, nx L] x [0, ny L], in a tank of `layers` wall layers
  * (none for 0), every particle at rest; then the block's rows, with Akinci's boundary volumes or
  * with l^d. */
-static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci) {
+static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci, int walls) {
   vbc_error err = {0};
   memset(f, 0, sizeof *f);
   vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_make(nx * L, ny * L, 0);
@@ -42,13 +42,16 @@ static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci) {
   cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
   cJSON *params = cJSON_CreateObject();
   cJSON_AddBoolToObject(params, "akinci_volumes", akinci);
+  cJSON_AddBoolToObject(params, "wall_pressure", walls);
   cr_assert_eq(vbc_block_init(&f->block, &vbc_block_sph_density, params, &f->sys, "fluid", &err),
                0, "%s", err.message);
   cJSON_Delete(params);
   cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
 }
 
-static void setup(fixture *f, int nx, int ny, int layers) { setup_volumes(f, nx, ny, layers, 1); }
+static void setup(fixture *f, int nx, int ny, int layers) {
+  setup_volumes(f, nx, ny, layers, 1, 1);
+}
 
 static void teardown(fixture *f) {
   vbc_block_free(&f->block);
@@ -94,25 +97,36 @@ Test(sph_density, akinci_boundary_next_to_a_flat_wall) {
   }
 }
 
+/* The SPH volume of a fluid particle: l^2 over the kernel's sum on the ideal square lattice, so
+ * that the interior density is rho0 exactly (an independent evaluation of the block's choice). */
+static double fluid_volume(void) {
+  double sum = 0.0;
+  for (int a = -3; a <= 3; ++a)
+    for (int b = -3; b <= 3; ++b) sum += L * L * vbc_sph_W(L * sqrt(a * a + b * b), H, 2);
+  return L * L / sum;
+}
+
 /* rho*_i = rho_i + h rho0 sum_j V (v_i - v_j) . grad W_ij for a patch of fluid without walls. */
 static double predicted_density(const fixture *f, size_t i, double rho_i) {
   double rate = 0.0;
   for (size_t q = f->nbrs.start[i]; q < f->nbrs.start[i + 1]; ++q) {
     size_t j = f->nbrs.index[q];
     vbc_vec gw = vbc_sph_gradW(vbc_vec_sub(f->p.pos[i], f->p.pos[j]), f->nbrs.dist[q], H, 2);
-    rate += RHO0 * L * L * vbc_vec_dot(vbc_vec_sub(f->p.vel[i], f->p.vel[j]), gw);
+    rate += RHO0 * fluid_volume() * vbc_vec_dot(vbc_vec_sub(f->p.vel[i], f->p.vel[j]), gw);
   }
   return rho_i + DT * rate;
 }
 
-/* Notes step 3: a_ii = -(h / rho_i^2)(sum_j |m grad W_ij|^2 + |sum_j m grad W_ij|^2). Pressure p_i
- * alone changes the predicted density at the rate h a_ii (step 9); the block's impulse is
- * lambda_i = h m p_i / rho_i^2, so its diagonal must be A_ii = -rho_i^2 a_ii / (h m). */
+/* Notes step 3: a_ii = -(h / rho_i^2)(sum_j |m grad W_ij|^2 + |sum_j m grad W_ij|^2) with the SPH
+ * mass m = rho0 V. Pressure p_i alone changes the predicted density at the rate h a_ii (step 9);
+ * the block's impulse is lambda_i = h M p_i / rho_i^2 with the particle's mass M = rho0 l^2 (the
+ * one its velocity answers to), so its diagonal must be A_ii = -rho_i^2 a_ii / (h M). */
 Test(sph_density, diagonal_is_iisph_a_ii_and_the_density_derivative) {
   fixture f;
   setup(&f, 9, 9, 0);
   size_t i = particle_at(&f, 4.5 * L, 4.5 * L), r = i; /* no walls: row r is particle r */
-  const double m = RHO0 * L * L, rho = density_of(&f, r);
+  const double m = RHO0 * fluid_volume(), M = RHO0 * L * L, rho = density_of(&f, r);
+  cr_assert_lt(fabs(rho / RHO0 - 1.0), 1e-12, "the interior of the lattice is at rest density");
   double s2 = 0.0;
   vbc_vec s = vbc_vec_zero();
   for (size_t q = f.nbrs.start[i]; q < f.nbrs.start[i + 1]; ++q) {
@@ -122,12 +136,12 @@ Test(sph_density, diagonal_is_iisph_a_ii_and_the_density_derivative) {
     s = vbc_vec_axpy(s, m, gw);
   }
   const double a_ii = -DT / (rho * rho) * (s2 + vbc_vec_norm2(s));
-  cr_assert_lt(fabs(f.block.rows.diag[r] / (-rho * rho * a_ii / (DT * m)) - 1.0), 1e-12);
+  cr_assert_lt(fabs(f.block.rows.diag[r] / (-rho * rho * a_ii / (DT * M)) - 1.0), 1e-12);
   /* finite difference: p_i = eps through the block's apply pass, rho*_i measured directly */
   const double eps = 10.0; /* Pa */
   double before = predicted_density(&f, i, rho);
   double *d = calloc(f.block.rows.n, sizeof *d);
-  d[r] = DT * m * eps / (rho * rho);
+  d[r] = DT * M * eps / (rho * rho);
   f.block.type->apply(f.block.state, &f.sys, &f.block.rows, d);
   double after = predicted_density(&f, i, rho);
   cr_assert_lt(fabs((after - before) / eps / (DT * a_ii) - 1.0), 1e-9,
@@ -156,7 +170,7 @@ Test(sph_density, matrix_free_passes_match_the_assembled_jacobian) {
     cr_assert_lt(fabs(res[r] - want), 1e-9 * (fabs(want) + fabs(jv) + 1.0), "row %zu", r);
   }
   /* apply d = e_r: the velocity change is M^-1 J_r^T, and J_r M^-1 J_r^T is the diagonal */
-  size_t r = J.nrows / 2;
+  size_t r = particle_at(&f, 4 * L, 3 * L); /* an interior fluid row: its neighbours all move */
   double *d = calloc(J.nrows, sizeof *d);
   d[r] = 1e-6;
   vbc_vec *v0 = malloc(f.p.n * sizeof *v0);
@@ -184,7 +198,7 @@ Test(sph_density, matrix_free_passes_match_the_assembled_jacobian) {
 Test(sph_density, lattice_volumes_next_to_a_flat_wall) {
   for (int layers = 2; layers <= 3; ++layers) {
     fixture f;
-    setup_volumes(&f, 20, 12, layers, 0);
+    setup_volumes(&f, 20, 12, layers, 0, 1);
     double interior = density_of(&f, particle_at(&f, 10 * L, 6 * L));
     double bottom = density_of(&f, particle_at(&f, 10 * L, 0.5 * L));
     double corner = density_of(&f, particle_at(&f, 0.5 * L, 0.5 * L));
