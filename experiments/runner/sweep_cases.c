@@ -104,7 +104,8 @@ static const char *const run_figures[] = {
     "final_relative_residual_mean", "final_relative_residual_max", "wall_seconds",
     "particle_steps_per_second", "steps", "time", NULL};
 static const char *const replay_figures[] = {"iterations", "stop_reason",
-                                             "final_relative_residual", "solve_seconds", NULL};
+                                             "final_relative_residual", "final_mean_error",
+                                             "solve_seconds", NULL};
 
 /* The metrics a case of this sweep can report: a replay's solve figures, or the benchmark's
  * metrics; the run's own figures in both cases. */

@@ -300,7 +300,8 @@ static const char *pick_block(const plot_job *J, const vbc_table *t, int cs, int
 static int convergence_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err) {
   vbc_table t;
   if (case_table(J, c, "convergence.csv", &t, err) != VBC_OK) return vbc_table_free(&t), err->code;
-  const char *need[] = {"step", "block", "iteration", "relative_residual", J->pl->x};
+  const char *y = J->pl->ny ? J->pl->y[0] : "relative_residual";
+  const char *need[] = {"step", "block", "iteration", y, J->pl->x};
   int col[5];
   for (int k = 0; k < 5; ++k)
     if ((col[k] = vbc_table_column_named(&t, need[k])) < 0)
@@ -311,12 +312,13 @@ static int convergence_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err
   const char *block = pick_block(J, &t, col[0], col[1], step);
   char title[300], comment[400];
   case_title(J, c, title, sizeof title);
-  snprintf(comment, sizeof comment, "%s: step %ld, block %s: %s relative_residual", title, step,
-           block, J->pl->x);
+  snprintf(comment, sizeof comment, "%s: step %ld, block %s: %s %s", title, step, block,
+           J->pl->x, y);
   begin_block(J, comment);
   size_t rows = 0;
   for (size_t r = 0; r < t.nrows; ++r) {
-    if ((long)vbc_table_number(&t, r, col[0]) != step || strcmp(vbc_table_cell(&t, r, col[1]), block))
+    if ((long)vbc_table_number(&t, r, col[0]) != step || strcmp(vbc_table_cell(&t, r, col[1]), block) ||
+        vbc_table_cell(&t, r, col[3])[0] == '\0') /* mean_error is empty without a measure */
       continue;
     fprintf(J->dat, "%s %s\n", vbc_table_cell(&t, r, col[4]), vbc_table_cell(&t, r, col[3]));
     rows++;

@@ -247,6 +247,14 @@ static int plot_fields(vbc_sweep_spec *s, vbc_sweep_plot *pl, const cJSON *o, co
     return bad(s, err, vbc_path_join(p, sizeof p, path, "series"), "a key of vary or zip");
   if (pl->kind == VBC_PLOT_CONVERGENCE && strcmp(pl->x, "iteration") && strcmp(pl->x, "seconds"))
     return bad(s, err, vbc_path_join(p, sizeof p, path, "x"), "\"iteration\" or \"seconds\"");
+  if (pl->kind == VBC_PLOT_CONVERGENCE && y) { /* which convergence.csv column, one of three */
+    if (string_list(s, y, vbc_path_join(p, sizeof p, path, "y"), &pl->y, &pl->ny, err))
+      return err->code;
+    if (pl->ny != 1 || (strcmp(pl->y[0], "relative_residual") && strcmp(pl->y[0], "residual") &&
+                        strcmp(pl->y[0], "mean_error")))
+      return bad(s, err, vbc_path_join(p, sizeof p, path, "y"),
+                 "one of \"relative_residual\", \"residual\", \"mean_error\"");
+  }
   if (pl->kind == VBC_PLOT_SCRIPT) {
     const char *script = string_at(o, "script");
     if (script == NULL)
