@@ -158,6 +158,9 @@ Test(sweep_spec, bad_specs_exit_2_before_any_case) {
   expect_bad_spec("plot_x", TINY ", \"plots\": [{\"name\": \"p\", \"kind\": \"metric\", "
                                  "\"x\": \"spacing\", \"y\": \"max_compression\"}]",
                   "plots.0.x: expected a key of vary or zip");
+  expect_bad_spec("convergence_y", TINY ", \"plots\": [{\"name\": \"p\", \"kind\": "
+                                        "\"convergence\", \"y\": \"speed\"}]",
+                  "plots.0.y: expected one of \"relative_residual\", \"residual\", \"mean_error\"");
   const char *dir = test_dir("no_scene");
   const char *spec = write_text(dir, "spec.json", "{\"scene\": \"missing.json\"}");
   char *out, *err;
