@@ -9,5 +9,6 @@ extern const vbc_benchmark_type vbc_benchmark_circular_patch; /* Miyamoto §5.4 
 extern const vbc_benchmark_type vbc_benchmark_bodies;         /* Miyamoto §5.1, §5.7 */
 extern const vbc_benchmark_type vbc_benchmark_buoyancy;       /* Miyamoto §5.5 */
 extern const vbc_benchmark_type vbc_benchmark_seesaw;         /* Miyamoto §5.6 */
+extern const vbc_benchmark_type vbc_benchmark_dam_break;      /* Koshizuka & Oka 1996 */
 
 #endif

@@ -15,7 +15,7 @@ static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_cou
                                                   &vbc_coupler_akinci, NULL};
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
-    &vbc_benchmark_buoyancy, &vbc_benchmark_seesaw, NULL};
+    &vbc_benchmark_buoyancy, &vbc_benchmark_seesaw, &vbc_benchmark_dam_break, NULL};
 
 #define FIND(table, name)                                                   \
   do {                                                                      \
