@@ -30,6 +30,7 @@ hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps p
 miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy strong pms|spacing=0.04
 miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw strong pms|
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
+dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi strong dam_break|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
