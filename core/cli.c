@@ -17,6 +17,7 @@ static const char usage[] =
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "       vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] [--tol T]\n"
     "       vbc --help | --version\n"
     "\n"
     "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"
@@ -26,6 +27,8 @@ static const char usage[] =
     "  validate   check the scene (with its --set overrides) and set it up without running it\n"
     "  list       print the registered blocks, solvers, couplers and benchmarks\n"
     "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
+    "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"
+    "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved\n"
     "\n"
     "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
     "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
@@ -161,6 +164,7 @@ int vbc_main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv);
+  if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv);
   args a;
   if (parse(argc, argv, &a) != 0) return 2;
   if (strcmp(cmd, "list") == 0) {

@@ -10,7 +10,8 @@
 
 static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, &vbc_block_sph_density,
                                                           NULL};
-static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi, NULL};
+static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,
+                                                 &vbc_solver_lemke, NULL};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
                                                   &vbc_coupler_akinci, NULL};
 static const vbc_benchmark_type *const benchmarks[] = {

@@ -10,5 +10,6 @@ extern const vbc_block_type vbc_block_lcp_matrix; /* an explicit LCP (M, q), for
 
 extern const vbc_solver_type vbc_solver_pgs;
 extern const vbc_solver_type vbc_solver_jacobi;
+extern const vbc_solver_type vbc_solver_lemke; /* solvers/lemke.h */
 
 #endif
