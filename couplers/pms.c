@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "core/sim.h"
+#include "couplers/body_contacts.h"
 #include "couplers/contact.h"
 #include "couplers/couplers.h"
 #include "couplers/pin.h"
@@ -128,13 +129,8 @@ static int pms_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_error *
   fluid_to_bodies(s, sim); /* also after a failure: the particles are the bodies' again */
   if (rc != VBC_OK) return rc;
   rep->solves = 1;
-  if (vbc_problem_prepare(&s->bodies, err) != VBC_OK) return err->code;
-  if (s->block[BODY_CONTACT].rows.n + s->block[PIN].rows.n > 0) {
-    vbc_solve_result res;
-    if (vbc_solve(&s->body_solver, &s->bodies, &res, NULL, err) != VBC_OK) return err->code;
-    vbc_problem_finish(&s->bodies);
-    rep->solves = 2;
-  }
+  if (vbc_solve_body_contacts(&s->bodies, &s->body_solver, rep, err) != VBC_OK)
+    return err->code;
   vbc_sim_advect(sim);
   return VBC_OK;
 }
