@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 
 #include "core/files.h"
+#include "core/registry.h"
 #include "tests/support.h"
 
 extern char **environ;
@@ -176,4 +177,23 @@ cJSON *run_scene(const char *name, const char *scene, const char *const *sets, i
   cJSON *s = read_json(path);
   cr_assert_not_null(s);
   return s;
+}
+
+vbc_solve_result solve_block(vbc_system *sys, vbc_block *block, const char *solver, double omega,
+                             double tol, double error_tol) {
+  vbc_error err = {0};
+  cJSON *sp = cJSON_CreateObject();
+  cJSON_AddNumberToObject(sp, "omega", omega);
+  cJSON_AddNumberToObject(sp, "tolerance", tol);
+  cJSON_AddNumberToObject(sp, "error_tolerance", error_tol);
+  cJSON_AddNumberToObject(sp, "max_iterations", 100000);
+  vbc_solver s;
+  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(solver), sp, &err), 0, "%s", err.message);
+  vbc_block *blocks[1] = {block};
+  vbc_problem pb = {sys, blocks, 1};
+  vbc_solve_result res;
+  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s", err.message);
+  vbc_solver_free(&s);
+  cJSON_Delete(sp);
+  return res;
 }

@@ -6,6 +6,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/constraint.h"
+
 /* Run `vbc` with args (NULL-terminated); stderr goes to *err_text (malloc'd, may be NULL).
  * Returns the exit code, or -1 if the process could not run or died from a signal. */
 int run_vbc(const char *const *args, char **err_text);
@@ -37,6 +39,12 @@ void expect_bad_input(const char *dir_name, const char *scene_text, const char *
 /* `vbc run scene --quiet --threads 1` with each of sets as --set, into test_dir(name)/out; fails
  * the calling test unless it exits 0. Returns its summary.json (cJSON_Delete it). */
 cJSON *run_scene(const char *name, const char *scene, const char *const *sets, int nsets);
+
+/* Solve one prepared block with a registered solver from its current impulses: relaxation omega,
+ * stopping tolerance tol (relative residual) and error_tolerance (0: the residual test only), at
+ * most 100000 iterations. Fails the calling test if the solve reports an error. */
+vbc_solve_result solve_block(vbc_system *sys, vbc_block *block, const char *solver, double omega,
+                             double tol, double error_tol);
 
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);

@@ -5,6 +5,9 @@
  * a coarse dam break to the end. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "support.h"
 

@@ -10,6 +10,7 @@
 #include "core/registry.h"
 #include "solvers/lcp_matrix.h"
 #include "solvers/solvers.h"
+#include "support.h"
 
 typedef struct fixture {
   vbc_particles p;
@@ -53,21 +54,7 @@ static void teardown(fixture *f) {
 }
 
 static vbc_solve_result run_solver(fixture *f, const char *name, double omega, double tol) {
-  vbc_error err = {0};
-  cJSON *sp = cJSON_CreateObject();
-  cJSON_AddNumberToObject(sp, "omega", omega);
-  cJSON_AddNumberToObject(sp, "tolerance", tol);
-  cJSON_AddNumberToObject(sp, "error_tolerance", 0.0); /* the residual test, under every solver */
-  cJSON_AddNumberToObject(sp, "max_iterations", 100000);
-  vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(name), sp, &err), 0);
-  vbc_block *blocks[1] = {&f->block};
-  vbc_problem pb = {&f->sys, blocks, 1};
-  vbc_solve_result res;
-  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s", err.message);
-  vbc_solver_free(&s);
-  cJSON_Delete(sp);
-  return res;
+  return solve_block(&f->sys, &f->block, name, omega, tol, 0.0); /* the residual test */
 }
 
 Test(mps_block, one_step_on_a_compressed_lattice_gives_nonnegative_pressure_and_less_divergence) {

@@ -13,6 +13,7 @@
 #include "core/kernel.h"
 #include "core/registry.h"
 #include "solvers/solvers.h"
+#include "support.h"
 
 typedef struct fixture {
   vbc_particles p;
@@ -208,22 +209,6 @@ Test(sph_density, lattice_volumes_next_to_a_flat_wall) {
   }
 }
 
-static vbc_solve_result solve_block(fixture *f, const char *solver, double error_tol) {
-  vbc_error err = {0};
-  cJSON *sp = cJSON_CreateObject();
-  cJSON_AddNumberToObject(sp, "tolerance", 1e-12);
-  cJSON_AddNumberToObject(sp, "error_tolerance", error_tol);
-  cJSON_AddNumberToObject(sp, "max_iterations", 100000);
-  vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(solver), sp, &err), 0);
-  vbc_block *blocks[1] = {&f->block};
-  vbc_problem pb = {&f->sys, blocks, 1};
-  vbc_solve_result res;
-  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s", err.message);
-  vbc_solver_free(&s);
-  cJSON_Delete(sp);
-  return res;
-}
 
 /* A free patch of fluid (no walls) squeezed from the sides: relaxed Jacobi stops on IISPH's
  * average density error, and the mean error it reports is that error recomputed here from the
@@ -234,7 +219,7 @@ Test(sph_density, jacobi_stops_on_the_average_density_error) {
   setup(&f, 12, 10, 0);
   for (size_t i = 0; i < f.p.n; ++i)
     f.p.vel[i] = vbc_vec_make(-2.0 * (f.p.pos[i].x - 6 * L), -1.0 * (f.p.pos[i].y - 5 * L), 0.0);
-  vbc_solve_result res = solve_block(&f, "jacobi", 1e-3);
+  vbc_solve_result res = solve_block(&f.sys, &f.block, "jacobi", 0.5, 1e-12, 1e-3);
   cr_assert_eq(res.reason, VBC_STOP_ERROR);
   cr_assert_geq(res.iterations, 2);
   cr_assert_leq(res.mean_error, 1e-3);
@@ -255,7 +240,7 @@ Test(sph_density, jacobi_stops_on_the_average_density_error) {
   setup(&g, 12, 10, 0);
   for (size_t i = 0; i < g.p.n; ++i)
     g.p.vel[i] = vbc_vec_make(-2.0 * (g.p.pos[i].x - 6 * L), -1.0 * (g.p.pos[i].y - 5 * L), 0.0);
-  vbc_solve_result tight = solve_block(&g, "jacobi", 1e-5);
+  vbc_solve_result tight = solve_block(&g.sys, &g.block, "jacobi", 0.5, 1e-12, 1e-5);
   cr_assert_gt(tight.iterations, res.iterations);
   cr_assert_leq(tight.mean_error, 1e-5);
   teardown(&f);
@@ -274,7 +259,7 @@ Test(sph_density, boundary_impulses_balance_the_fluids_momentum_change) {
     if (f.p.kind[i] == VBC_FLUID) f.p.vel[i] = vbc_vec_make(0.3 * sin(7.0 * i), -0.5, 0.0);
     v0[i] = f.p.vel[i];
   }
-  solve_block(&f, "pgs", 0.0);
+  solve_block(&f.sys, &f.block, "pgs", 1.0, 1e-12, 0.0);
   f.block.type->boundary_impulses(f.block.state, &f.sys, &f.block.rows, imp);
   vbc_vec fluid = vbc_vec_zero(), walls = vbc_vec_zero();
   for (size_t i = 0; i < f.p.n; ++i) {
