@@ -8,10 +8,12 @@
  * Algorithm, data structures and tolerances: the head comment of lemke.c and docs/lcp.md.
  *
  * Two layers:
- *   vbc_lemke_dense / vbc_lemke_sparse — a plain function on (n, M, q), independent of blocks.
- *   vbc_lemke_assemble, vbc_solver_lemke — the LCP of constraint blocks' rows, M = J W J^T with
- *   W = M^-1 the inverse mass of the generalized velocities (core/constraint.h), and the solver
- *   type `lemke` whose one iteration solves that LCP exactly and applies the impulses.
+ *   vbc_lemke_dense / vbc_lemke_sparse (lemke.c) — a plain function on (n, M, q), independent
+ *   of blocks.
+ *   vbc_lemke_assemble, vbc_solver_lemke (lemke_blocks.c) — the LCP of constraint blocks' rows,
+ *   M = J W J^T with W = M^-1 the inverse mass of the generalized velocities
+ *   (core/constraint.h), and the solver type `lemke` whose one iteration solves that LCP exactly
+ *   and applies the impulses.
  *
  * Sign mapping (vbc rows, Miyamoto's and Kurose's notation). A unilateral row k reads
  * J_k v >= b_k, lambda_k >= 0, lambda_k (J_k v - b_k) = 0. With v = v_c + W J^T (lambda - lambda0),
