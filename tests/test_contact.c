@@ -10,55 +10,8 @@
 #include "core/registry.h"
 #include "couplers/contact.h"
 #include "couplers/pin.h"
+#include "tests/body_world.h"
 
-#define L 0.1
-#define DT 0.01
-
-typedef struct world {
-  vbc_particles p;
-  vbc_body bodies[4];
-  vbc_vec offset[256];
-  vbc_grid grid;
-  vbc_neighbors nbrs;
-  vbc_system sys;
-  vbc_block block;
-  cJSON *params;
-} world;
-
-static void world_init(world *w) {
-  memset(w, 0, sizeof *w);
-  w->sys = (vbc_system){.dim = 2, .dt = DT, .spacing = L, .density = 1000.0,
-                        .fluid_mass = 1000.0 * L * L, .re = 2.1 * L, .particles = &w->p,
-                        .grid = &w->grid, .nbrs = &w->nbrs, .bodies = w->bodies};
-}
-
-/* A free body of nx x ny particles with its lower-left particle at (x, y). */
-static void add_body(world *w, int nx, int ny, double x, double y, double particle_mass,
-                     vbc_vec v, vbc_motion motion) {
-  vbc_error err = {0};
-  size_t b = w->sys.nbodies++;
-  w->bodies[b] = (vbc_body){.motion = motion, .first = w->p.n};
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i)
-      cr_assert_geq(vbc_particles_add(&w->p, vbc_vec_make(x + i * L, y + j * L, 0), v, VBC_RIGID,
-                                      (int)b, &err), 0);
-  w->bodies[b].count = w->p.n - w->bodies[b].first;
-  cr_assert_eq(vbc_body_init_mass(&w->bodies[b], 2, L, particle_mass, w->p.pos, w->offset, &err),
-               0);
-  if (motion != VBC_MOTION_FIXED) w->bodies[b].v = v;
-}
-
-static void world_block(world *w, const vbc_block_type *type, double e, double alpha) {
-  vbc_error err = {0};
-  cr_assert_eq(vbc_grid_build(&w->grid, w->p.pos, w->p.n, 2, w->sys.re, &err), 0);
-  cr_assert_eq(vbc_neighbors_build(&w->nbrs, &w->grid, w->p.pos, w->sys.re, &err), 0);
-  w->params = cJSON_CreateObject();
-  cJSON_AddNumberToObject(w->params, "restitution", e);
-  cJSON_AddNumberToObject(w->params, "alpha", alpha);
-  cJSON_AddNumberToObject(w->params, "margin", 0.0); /* the paper's contacts: r < l */
-  cr_assert_eq(vbc_block_init(&w->block, type, w->params, &w->sys, "b", &err), 0);
-  cr_assert_eq(w->block.type->prepare(w->block.state, &w->sys, &w->block.rows, &err), 0);
-}
 
 static vbc_solve_result world_solve(world *w, const char *solver, double omega) {
   vbc_error err = {0};
@@ -77,13 +30,6 @@ static vbc_solve_result world_solve(world *w, const char *solver, double omega) 
   return res;
 }
 
-static void world_free(world *w) {
-  vbc_block_free(&w->block);
-  vbc_grid_free(&w->grid);
-  vbc_neighbors_free(&w->nbrs);
-  vbc_particles_free(&w->p);
-  cJSON_Delete(w->params);
-}
 
 static vbc_vec momentum(const world *w) {
   vbc_vec P = vbc_vec_zero();
