@@ -14,6 +14,15 @@ typedef struct vbc_step_report {
   vbc_solve_trace *trace;      /* set by the caller when this step's convergence is sampled */
   const char *const *block_labels;
   size_t nblocks;
+  /* Optional: a coupler that solves the contacts as a problem of their own (lemke_contacts)
+   * reports that solve here; contact_solves stays 0 for the others (summary.json then has no
+   * solver.contact_solver). */
+  int contact_solves;        /* 1 when a contact LCP was solved this step */
+  size_t contact_rows;       /* rows of that LCP: contact pairs and pin rows */
+  size_t contacts;           /* contact pairs among them */
+  long contact_pivots;       /* Lemke's pivots; -1 under an iterative solver */
+  int contact_iterations;    /* vbc_solve's iterations (1 for lemke) */
+  double contact_error;      /* LCP error (vbc_lcp_error) on the velocities after the impulses */
 } vbc_step_report;
 
 typedef struct vbc_coupler_type {

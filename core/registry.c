@@ -13,7 +13,8 @@ static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, &vbc_b
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,
                                                  &vbc_solver_lemke, NULL};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
-                                                  &vbc_coupler_akinci, NULL};
+                                                  &vbc_coupler_akinci,
+                                                  &vbc_coupler_lemke_contacts, NULL};
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
     &vbc_benchmark_buoyancy, &vbc_benchmark_seesaw, &vbc_benchmark_dam_break, NULL};

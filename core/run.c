@@ -76,6 +76,22 @@ static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
   if (r->iterations > st->window_max) st->window_max = r->iterations;
 }
 
+/* The contact LCP of a step, when the coupler solved one (lemke_contacts). */
+static void contact_stats_add(vbc_run_stats *st, const vbc_step_report *rep) {
+  if (!rep->contact_solves) return;
+  st->contact_solves++;
+  st->contact_rows_total += rep->contact_rows;
+  if (rep->contact_rows > st->contact_rows_max) st->contact_rows_max = rep->contact_rows;
+  if (rep->contacts > st->contacts_max) st->contacts_max = rep->contacts;
+  st->contact_iterations_total += rep->contact_iterations;
+  if (rep->contact_pivots >= 0) {
+    st->contact_pivot_solves++;
+    st->contact_pivots_total += rep->contact_pivots;
+  }
+  if (rep->contact_pivots > st->contact_pivots_max) st->contact_pivots_max = rep->contact_pivots;
+  if (rep->contact_error > st->contact_error_max) st->contact_error_max = rep->contact_error;
+}
+
 /* Prefix a failure with the step and the time that step was advancing to: the one place that
  * does, for failures of the coupler and of the state check alike. */
 static int failed_at(vbc_error *err, const vbc_sim *sim) {
@@ -144,6 +160,7 @@ static int one_step(loop *L, vbc_error *err) {
   L->stats.steps_run++;
   L->last_solve = rep.fluid;
   stats_add(&L->stats, &rep.fluid);
+  contact_stats_add(&L->stats, &rep);
   if (rep.fluid.reason == VBC_STOP_MAX_ITERATIONS && L->stats.stops[VBC_STOP_MAX_ITERATIONS] == 1 &&
       L->progress.mode != VBC_PROGRESS_OFF)
     fprintf(stderr, "%svbc: warning: step %ld: %s stopped at max_iterations (%d) with relative "

@@ -231,6 +231,84 @@ static void drop_unselected_params(cJSON *f, const vbc_scene *s) {
   }
 }
 
+/* Whether any registered solver declares key (a parameter of an unselected contact solver). */
+static int solver_param_known(const char *key) {
+  char names[256], *p = names;
+  vbc_registry_names("solver", names, sizeof names);
+  while ((p = strchr(p, '"')) != NULL) {
+    char *end = strchr(++p, '"');
+    if (end == NULL) break;
+    *end = '\0';
+    const vbc_solver_type *t = vbc_registry_solver(p);
+    if (t && vbc_param_find(t->params, key)) return 1;
+    p = end + 1;
+  }
+  return 0;
+}
+
+/* method.contact.solver, for a coupler that solves the contacts on their own (lemke_contacts):
+ * the solver's parameters sit beside the contact block's in method.contact, so the two tables
+ * must not share a key (one value cannot mean two things); a solver that declares one of the
+ * contact block's keys is refused, naming it. Parameters of unselected solvers are dropped, as
+ * in method.fluid. */
+static int load_contact_solver(vbc_jctx *c, vbc_scene *s, cJSON *ct) {
+  const char *name;
+  char names[256];
+  if (vbc_json_string(c, ct, "method.contact", "solver", "lemke", &name)) return c->err->code;
+  if ((s->contact_solver = vbc_registry_solver(name)) == NULL) {
+    vbc_registry_names("solver", names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.contact.solver: expected one of %s, got \"%s\"", c->file,
+                         names, name);
+  }
+  const vbc_param_spec *contact = vbc_registry_contact_block()->params;
+  for (const vbc_param_spec *p = s->contact_solver->params; p && p->key; ++p)
+    if (vbc_param_find(contact, p->key))
+      return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                           "%s: method.contact.solver: solver \"%s\" declares the parameter "
+                           "\"%s\", which the contact block declares too (method.contact "
+                           "cannot hold both)", c->file, name, p->key);
+  for (cJSON *item = ct->child, *next; item; item = next) {
+    next = item->next;
+    const char *k = item->string;
+    if (strcmp(k, "solver") && !vbc_param_find(contact, k) &&
+        !vbc_param_find(s->contact_solver->params, k) && solver_param_known(k))
+      cJSON_Delete(cJSON_DetachItemViaPointer(ct, item));
+  }
+  return VBC_OK;
+}
+
+/* method.contact: the contact block's parameters (and the pin block's alpha); under
+ * lemke_contacts also the contact solver and its parameters. */
+static int load_contact(vbc_jctx *c, vbc_scene *s, cJSON *m) {
+  static const char *const no_keys[] = {NULL}, *const solver_key[] = {"solver", NULL};
+  cJSON *ct = vbc_json_object(c, m, "method", "contact", 0);
+  if (ct == NULL) return c->err->code;
+  const int own = strcmp(s->coupler->name, "lemke_contacts") == 0;
+  const cJSON *solver = cJSON_GetObjectItemCaseSensitive(ct, "solver");
+  if (!own && solver != NULL) {
+    char got[96];
+    vbc_json_describe(solver, got, sizeof got);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.contact.solver: expected no solver for coupler \"%s\" "
+                         "(only lemke_contacts solves the contacts on their own; the others use "
+                         "method.fluid.solver), got %s", c->file, s->coupler->name, got);
+  }
+  if (own && load_contact_solver(c, s, ct) != VBC_OK) return c->err->code;
+  const vbc_param_spec *tables[] = {vbc_registry_contact_block()->params,
+                                    own ? s->contact_solver->params : NULL};
+  if (load_module_params(c, ct, "method.contact", own ? solver_key : no_keys, tables, own ? 2 : 1))
+    return c->err->code;
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(ct, "min_iterations");
+  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(ct, "max_iterations");
+  if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && lo->valuedouble > hi->valuedouble)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.contact.min_iterations: expected at most max_iterations "
+                         "(%g), got %g", c->file, hi->valuedouble, lo->valuedouble);
+  s->contact_params = ct;
+  return VBC_OK;
+}
+
 /* method.fluid holds the constraint's and the solver's parameters side by side. */
 static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"coupler", "fluid", "contact", NULL};
@@ -274,13 +352,7 @@ static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          "got %g",
                          c->file, hi->valuedouble, lo->valuedouble);
   s->fluid_params = f;
-  static const char *const no_keys[] = {NULL};
-  const vbc_param_spec *contact_table[] = {vbc_registry_contact_block()->params};
-  cJSON *ct = vbc_json_object(c, m, "method", "contact", 0);
-  if (ct == NULL || load_module_params(c, ct, "method.contact", no_keys, contact_table, 1))
-    return c->err->code;
-  s->contact_params = ct;
-  return VBC_OK;
+  return load_contact(c, s, m);
 }
 
 static int load_output(vbc_jctx *c, vbc_scene *s, cJSON *root) {

@@ -98,6 +98,10 @@ typedef struct vbc_scene {
   const struct vbc_solver_type *fluid_solver;
   const cJSON *fluid_params;   /* method.fluid, resolved */
   const cJSON *contact_params; /* method.contact, resolved */
+  /* method.contact.solver: the solver of the contact LCP under lemke_contacts (default lemke),
+   * whose parameters sit beside the contact block's in method.contact; NULL for the couplers
+   * that solve contacts with method.fluid.solver */
+  const struct vbc_solver_type *contact_solver;
   /* output */
   int frames;
   double frame_interval;

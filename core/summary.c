@@ -13,6 +13,39 @@ static cJSON *particle_counts(const vbc_sim *sim) {
   return c;
 }
 
+/* The contact LCPs (lemke_contacts): steps with contact rows, their size, Lemke's pivots (absent
+ * under an iterative solver), iterations and the largest LCP error. */
+static cJSON *contact_stats(const vbc_sim *sim, const vbc_run_stats *st) {
+  cJSON *c = cJSON_CreateObject();
+  const double n = (double)st->contact_solves;
+  cJSON_AddStringToObject(c, "solver", sim->scene->contact_solver ? sim->scene->contact_solver->name
+                                                                  : "");
+  cJSON_AddNumberToObject(c, "solves", n);
+  cJSON_AddNumberToObject(c, "max_rows", (double)st->contact_rows_max);
+  cJSON_AddNumberToObject(c, "mean_rows", (double)st->contact_rows_total / n);
+  cJSON_AddNumberToObject(c, "max_simultaneous_contacts", (double)st->contacts_max);
+  cJSON_AddNumberToObject(c, "mean_iterations", (double)st->contact_iterations_total / n);
+  if (st->contact_pivot_solves) {
+    cJSON_AddNumberToObject(c, "mean_pivots",
+                            (double)st->contact_pivots_total / (double)st->contact_pivot_solves);
+    cJSON_AddNumberToObject(c, "max_pivots", (double)st->contact_pivots_max);
+  }
+  cJSON_AddNumberToObject(c, "max_lcp_error", st->contact_error_max);
+  return c;
+}
+
+/* The contact LCP figures as metrics too (Kurose's measurements; sweeps tabulate metrics), unless
+ * the benchmark already named them. */
+static void contact_metrics(const vbc_run_stats *st, cJSON *m) {
+  if (!cJSON_HasObjectItem(m, "max_simultaneous_contacts"))
+    cJSON_AddNumberToObject(m, "max_simultaneous_contacts", (double)st->contacts_max);
+  if (st->contact_pivot_solves && !cJSON_HasObjectItem(m, "mean_pivots"))
+    cJSON_AddNumberToObject(m, "mean_pivots",
+                            (double)st->contact_pivots_total / (double)st->contact_pivot_solves);
+  if (!cJSON_HasObjectItem(m, "max_lcp_error"))
+    cJSON_AddNumberToObject(m, "max_lcp_error", st->contact_error_max);
+}
+
 static cJSON *solver_stats(const vbc_sim *sim, const vbc_run_stats *st) {
   cJSON *s = cJSON_CreateObject();
   const vbc_scene *sc = sim->scene;
@@ -35,6 +68,7 @@ static cJSON *solver_stats(const vbc_sim *sim, const vbc_run_stats *st) {
                             st->error_sum / (double)st->error_solves);
     cJSON_AddNumberToObject(s, "final_mean_error_max", st->error_max);
   }
+  if (st->contact_solves) cJSON_AddItemToObject(s, "contact_solver", contact_stats(sim, st));
   return s;
 }
 
@@ -65,8 +99,9 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                               ? (double)sim->nfluid * (double)st->steps_run / st->wall_seconds
                               : 0.0);
   cJSON_AddItemToObject(root, "solver", solver_stats(sim, st));
-  cJSON_AddItemToObject(root, "metrics",
-                        metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject());
+  cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();
+  if (st->contact_solves) contact_metrics(st, m);
+  cJSON_AddItemToObject(root, "metrics", m);
   char path[1200];
   snprintf(path, sizeof path, "%s/summary.json", dir);
   return vbc_json_write_file(path, root, err);

@@ -21,6 +21,11 @@ typedef struct vbc_run_stats {
   int threads;
   long steps_run; /* steps completed by this process (all of them, or 1 with --from-state) */
   double wall_seconds;
+  /* The contact LCPs of a coupler that reports them (vbc_step_report.contact_solves). */
+  long contact_solves, contact_pivots_total, contact_iterations_total;
+  long contact_pivot_solves, contact_pivots_max; /* solves that report pivots (lemke) */
+  size_t contact_rows_max, contacts_max, contact_rows_total;
+  double contact_error_max;
 } vbc_run_stats;
 
 /* metrics may be NULL (failed run); from_state is the state file of a --from-state run, else

@@ -7,5 +7,6 @@
 extern const vbc_coupler_type vbc_coupler_strong; /* Miyamoto & Koshizuka Fig. 1 */
 extern const vbc_coupler_type vbc_coupler_akinci; /* Akinci 2012 boundary forces (weak) */
 extern const vbc_coupler_type vbc_coupler_pms;    /* Koshizuka PMS, Carlson Rigid Fluid */
+extern const vbc_coupler_type vbc_coupler_lemke_contacts; /* Kurose & Takahashi §4.2 */
 
 #endif
