@@ -12,7 +12,11 @@
  *      Kurose's scheme (fluid and bodies exchange momentum through the contacts of step 3 only),
  *      true adds the pressure as a second channel inside this solve (the `strong` coupler's
  *      treatment of the pressure, without the contacts in the same loop). Blocks that never
- *      move bodies (sph_density) behave as rigid_pressure = false;
+ *      move bodies (sph_density) behave as rigid_pressure = false. Measured on
+ *      experiments/scenes/kurose_bodies.json: with mps and rigid_pressure = false the bodies lose
+ *      their buoyancy (the block's pressure pushes the fluid off a body's particles with no
+ *      reaction on the body, which sinks almost in free fall); Kurose's fluid does not see the
+ *      bodies at all, so there the fluid's weight reaches them through the contacts;
  *   3. ALL particle contacts — fluid-rigid (a fluid particle is a sphere body of mass rho l^d,
  *      Kurose's point mass, eq. 12 with I^-1 = 0 for it), rigid-rigid, rigid-wall and fluid-wall
  *      (couplers/contact.c with VBC_CONTACTS_ALL) — and the pin rows of pinned bodies form one LCP,
