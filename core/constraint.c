@@ -279,8 +279,7 @@ static int uses_error_test(const vbc_solve_control *c, const vbc_problem *pb) {
   return 0;
 }
 
-/* Energy norm over the blocks the residual test judges; per_block and ref_block hold the blocks'
- * residuals and references (energies' square roots). */
+/* Energy norm over the blocks the residual test judges, from the blocks' norms in per_block. */
 static double judged_norm(const vbc_problem *pb, int error_test, const double *per_block) {
   double sum = 0.0;
   for (size_t b = 0; b < pb->nblocks; ++b)
@@ -292,13 +291,13 @@ static double judged_norm(const vbc_problem *pb, int error_test, const double *p
 static int converged(const vbc_solve_control *c, const vbc_solve_result *res, int error_test,
                      const stop_view *v, vbc_stop_reason *why) {
   if (error_test && !(v->mean_error <= c->error_tolerance)) return 0;
-  if (v->residual <= c->tolerance * v->ref) *why = error_test ? VBC_STOP_ERROR : VBC_STOP_TOLERANCE;
+  if (v->residual <= c->tolerance * v->ref)
+    *why = error_test ? VBC_STOP_ERROR : VBC_STOP_TOLERANCE;
   else if (v->residual <= VBC_ROUND_OFF * res->residual_scale) *why = VBC_STOP_ROUND_OFF;
   else return 0;
   return 1;
 }
 
-/* The loop proper; vbc_solve below times it. */
 /* After a residual pass: the trace row and what the stopping test looks at. */
 static int observe(vbc_problem *pb, int error_test, double ref_judged, const double *per_block,
                    double total, vbc_solve_trace *trace, double seconds, stop_view *v,
@@ -310,6 +309,7 @@ static int observe(vbc_problem *pb, int error_test, double ref_judged, const dou
   return trace_push(trace, total, per_block, error, pb->nblocks, seconds, err);
 }
 
+/* The loop proper; vbc_solve below times it. */
 static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
                  vbc_error *err) {
   double per_block[16];
