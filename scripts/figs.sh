@@ -27,7 +27,7 @@ miyamoto_fig06_density_deviation|paper_figs/miyamoto_fig06_density_deviation/swe
 miyamoto_fig10_circular_patch|paper_figs/miyamoto_fig10_circular_patch/sweep.json|mps pgs strong circular_patch|
 circular_patch_convergence|experiments/sweeps/circular_patch_convergence.json|mps pgs strong circular_patch|
 hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps pgs jacobi strong hydrostatic|
-miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy strong pms|spacing=0.04
+miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy strong pms akinci sph_density jacobi|spacing=0.04
 miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw strong pms|
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
 dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi strong dam_break|
