@@ -344,7 +344,7 @@ int main(int argc, char **argv) {
       return 2;
     }
 #ifndef VBC_HAVE_SICONOS
-  siconos = 0;
+  (void)siconos; /* --no-siconos is accepted either way */
   printf("# Siconos numerics not found at configure time: no lcp_lexicolemke comparison\n");
 #endif
   printf("# noise %.2f g h; PGS through the lcp_matrix block, at most %d iterations; "
