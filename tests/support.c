@@ -17,6 +17,17 @@
 
 extern char **environ;
 
+const char base_scene[] =
+    "{\n"
+    "  \"dim\": 2, \"spacing\": 0.05,\n"
+    "  \"time\": {\"dt\": 0.002, \"end\": 0.01},\n"
+    "  \"geometry\": [\n"
+    "    {\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": [0.3, 0.3]},\n"
+    "    {\"type\": \"tank\", \"min\": [0, 0], \"max\": [0.3, 0.4]}\n"
+    "  ]\n"
+    "}\n";
+
+
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) return NULL;

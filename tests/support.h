@@ -46,6 +46,10 @@ cJSON *run_scene(const char *name, const char *scene, const char *const *sets, i
 vbc_solve_result solve_block(vbc_system *sys, vbc_block *block, const char *solver, double omega,
                              double tol, double error_tol);
 
+/* A minimal valid scene: a 0.3 m square of water (l = 0.05) in a tank, five steps; the base that
+ * bad-input tests break one key of. */
+extern const char base_scene[];
+
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);
 

@@ -8,16 +8,6 @@
 
 #include "tests/support.h"
 
-static const char base_scene[] =
-    "{\n"
-    "  \"dim\": 2, \"spacing\": 0.05,\n"
-    "  \"time\": {\"dt\": 0.002, \"end\": 0.01},\n"
-    "  \"geometry\": [\n"
-    "    {\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": [0.3, 0.3]},\n"
-    "    {\"type\": \"tank\", \"min\": [0, 0], \"max\": [0.3, 0.4]}\n"
-    "  ]\n"
-    "}\n";
-
 /* Bad input with at most one --set (support.h: expect_bad_input). */
 static void expect_bad(const char *scene_text, const char *set, const char *const *fragments) {
   const char *sets[] = {set, NULL};

@@ -279,17 +279,7 @@ Test(sph_viscosity, walls_are_no_slip_and_bodies_count_with_their_velocity) {
   release(&r);
 }
 
-/* ---- scene keys ---- */
-
-static const char base_scene[] =
-    "{\n"
-    "  \"dim\": 2, \"spacing\": 0.05,\n"
-    "  \"time\": {\"dt\": 0.002, \"end\": 0.01},\n"
-    "  \"geometry\": [\n"
-    "    {\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": [0.3, 0.3]},\n"
-    "    {\"type\": \"tank\", \"min\": [0, 0], \"max\": [0.3, 0.4]}\n"
-    "  ]\n"
-    "}\n";
+/* ---- scene keys (base_scene: tests/support.c) ---- */
 
 Test(scene, bad_viscosity_model_and_xsph_name_their_path) {
   expect_bad_input("bad_visc", base_scene, SETS("fluid.viscosity_model=foo"),
