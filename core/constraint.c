@@ -298,12 +298,14 @@ static int converged(const vbc_solve_control *c, const vbc_solve_result *res, in
   return 1;
 }
 
-/* After a residual pass: the trace row and what the stopping test looks at. */
+/* After a residual pass: the trace row and what the stopping test looks at. The mean error is an
+ * extra pass over the rows, made only when the error test or the trace reads it (vbc_solve
+ * computes the final one otherwise). */
 static int observe(vbc_problem *pb, int error_test, double ref_judged, const double *per_block,
                    double total, vbc_solve_trace *trace, double seconds, stop_view *v,
                    vbc_error *err) {
   double error[16];
-  v->mean_error = vbc_problem_mean_error(pb, error);
+  v->mean_error = error_test || trace ? vbc_problem_mean_error(pb, error) : NAN;
   v->residual = judged_norm(pb, error_test, per_block);
   v->ref = ref_judged;
   return trace_push(trace, total, per_block, error, pb->nblocks, seconds, err);
@@ -362,6 +364,8 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
               vbc_error *err) {
   const double t0 = vbc_now();
   int rc = solve(s, pb, res, trace, err);
+  if (rc == VBC_OK && trace == NULL && !uses_error_test(&s->control, pb))
+    res->mean_error = vbc_problem_mean_error(pb, NULL); /* from the last residual pass */
   res->seconds = vbc_now() - t0;
   return rc;
 }
