@@ -28,6 +28,9 @@ typedef struct vbc_step_report {
 typedef struct vbc_coupler_type {
   const char *name;
   const char *summary;
+  /* The coupler solves the contacts as a problem of their own, with method.contact.solver
+   * (lemke_contacts); the others solve them with method.fluid.solver or not at all. */
+  int contact_solver;
   void *(*alloc)(struct vbc_sim *sim, vbc_error *err);
   void (*free)(void *state);
   /* Advance sim by one time step dt (positions, velocities, pressures). */

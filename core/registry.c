@@ -34,12 +34,16 @@ const vbc_solver_type *vbc_registry_solver(const char *name) { FIND(solvers, nam
 const vbc_coupler_type *vbc_registry_coupler(const char *name) { FIND(couplers, name); }
 const vbc_benchmark_type *vbc_registry_benchmark(const char *name) { FIND(benchmarks, name); }
 
-int vbc_registry_fluid_param_known(const char *key) {
-  for (size_t i = 0; fluid_constraints[i]; ++i)
-    if (vbc_param_find(fluid_constraints[i]->params, key)) return 1;
+int vbc_registry_solver_param_known(const char *key) {
   for (size_t i = 0; solvers[i]; ++i)
     if (vbc_param_find(solvers[i]->params, key)) return 1;
   return 0;
+}
+
+int vbc_registry_fluid_param_known(const char *key) {
+  for (size_t i = 0; fluid_constraints[i]; ++i)
+    if (vbc_param_find(fluid_constraints[i]->params, key)) return 1;
+  return vbc_registry_solver_param_known(key);
 }
 
 static void append_name(char *buf, size_t size, const char *name) {

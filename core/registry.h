@@ -19,6 +19,9 @@ const vbc_benchmark_type *vbc_registry_benchmark(const char *name);
  * method.fluid may hold keys of modules it does not select (the loader drops them), so that one
  * scene runs under every combination with --set. */
 int vbc_registry_fluid_param_known(const char *key);
+/* Whether some registered solver declares the parameter key (method.contact under a coupler with
+ * its own contact solver drops those of the solvers it does not select). */
+int vbc_registry_solver_param_known(const char *key);
 
 /* Comma-separated names of one kind ("fluid_constraint", "solver", "coupler", "benchmark"). */
 void vbc_registry_names(const char *kind, char *buf, size_t size);

@@ -214,36 +214,22 @@ static int load_module_params(vbc_jctx *c, cJSON *obj, const char *path,
   return VBC_OK;
 }
 
-/* Drop from method.fluid the parameters of fluid constraints and solvers the scene does not select
+/* Drop from a module-parameter object (method.fluid, method.contact) the keys that a registered
+ * module declares (`known`) but neither the `fixed` key names nor the selected modules' tables do
  * (alpha of mps under sph_density, ...): one scene then runs under every combination with --set,
  * and the resolved scene in summary.json shows only what was used. Keys no module declares stay
  * and are refused by load_module_params. */
-static void drop_unselected_params(cJSON *f, const vbc_scene *s) {
-  cJSON *item = f->child;
-  while (item) {
-    cJSON *next = item->next;
+static void drop_unselected_params(cJSON *obj, const char *const *fixed,
+                                   const vbc_param_spec *const *tables, size_t ntables,
+                                   int (*known)(const char *key)) {
+  for (cJSON *item = obj->child, *next; item; item = next) {
+    next = item->next;
     const char *k = item->string;
-    if (strcmp(k, "constraint") && strcmp(k, "solver") &&
-        !vbc_param_find(s->fluid_constraint->params, k) &&
-        !vbc_param_find(s->fluid_solver->params, k) && vbc_registry_fluid_param_known(k))
-      cJSON_Delete(cJSON_DetachItemViaPointer(f, item));
-    item = next;
+    int keep = !known(k);
+    for (const char *const *f = fixed; *f && !keep; ++f) keep = strcmp(k, *f) == 0;
+    for (size_t t = 0; t < ntables && !keep; ++t) keep = vbc_param_find(tables[t], k) != NULL;
+    if (!keep) cJSON_Delete(cJSON_DetachItemViaPointer(obj, item));
   }
-}
-
-/* Whether any registered solver declares key (a parameter of an unselected contact solver). */
-static int solver_param_known(const char *key) {
-  char names[256], *p = names;
-  vbc_registry_names("solver", names, sizeof names);
-  while ((p = strchr(p, '"')) != NULL) {
-    char *end = strchr(++p, '"');
-    if (end == NULL) break;
-    *end = '\0';
-    const vbc_solver_type *t = vbc_registry_solver(p);
-    if (t && vbc_param_find(t->params, key)) return 1;
-    p = end + 1;
-  }
-  return 0;
 }
 
 /* method.contact.solver, for a coupler that solves the contacts on their own (lemke_contacts):
@@ -268,13 +254,9 @@ static int load_contact_solver(vbc_jctx *c, vbc_scene *s, cJSON *ct) {
                            "%s: method.contact.solver: solver \"%s\" declares the parameter "
                            "\"%s\", which the contact block declares too (method.contact "
                            "cannot hold both)", c->file, name, p->key);
-  for (cJSON *item = ct->child, *next; item; item = next) {
-    next = item->next;
-    const char *k = item->string;
-    if (strcmp(k, "solver") && !vbc_param_find(contact, k) &&
-        !vbc_param_find(s->contact_solver->params, k) && solver_param_known(k))
-      cJSON_Delete(cJSON_DetachItemViaPointer(ct, item));
-  }
+  static const char *const fixed[] = {"solver", NULL};
+  const vbc_param_spec *tables[] = {contact, s->contact_solver->params};
+  drop_unselected_params(ct, fixed, tables, 2, vbc_registry_solver_param_known);
   return VBC_OK;
 }
 
@@ -284,7 +266,7 @@ static int load_contact(vbc_jctx *c, vbc_scene *s, cJSON *m) {
   static const char *const no_keys[] = {NULL}, *const solver_key[] = {"solver", NULL};
   cJSON *ct = vbc_json_object(c, m, "method", "contact", 0);
   if (ct == NULL) return c->err->code;
-  const int own = strcmp(s->coupler->name, "lemke_contacts") == 0;
+  const int own = s->coupler->contact_solver;
   const cJSON *solver = cJSON_GetObjectItemCaseSensitive(ct, "solver");
   if (!own && solver != NULL) {
     char got[96];
@@ -340,8 +322,8 @@ static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          names, name);
   }
   static const char *const fluid_keys[] = {"constraint", "solver", NULL};
-  drop_unselected_params(f, s);
   const vbc_param_spec *fluid_tables[] = {s->fluid_constraint->params, s->fluid_solver->params};
+  drop_unselected_params(f, fluid_keys, fluid_tables, 2, vbc_registry_fluid_param_known);
   if (load_module_params(c, f, "method.fluid", fluid_keys, fluid_tables, 2))
     return c->err->code;
   const cJSON *lo = cJSON_GetObjectItemCaseSensitive(f, "min_iterations");

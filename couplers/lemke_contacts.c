@@ -195,6 +195,7 @@ static int lc_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_error *e
 
 const vbc_coupler_type vbc_coupler_lemke_contacts = {
     .name = "lemke_contacts",
+    .contact_solver = 1,
     .summary = "the fluid solved alone, then every contact (fluid-rigid as point masses, "
                "rigid-rigid, rigid-wall, fluid-wall) and pin as one LCP by method.contact.solver "
                "(Lemke by default; Kurose & Takahashi §4.2)",
