@@ -11,23 +11,11 @@
 #include "couplers/contact.h"
 #include "couplers/pin.h"
 #include "tests/body_world.h"
+#include "tests/support.h"
 
 
 static vbc_solve_result world_solve(world *w, const char *solver, double omega) {
-  vbc_error err = {0};
-  cJSON *sp = cJSON_CreateObject();
-  cJSON_AddNumberToObject(sp, "omega", omega);
-  cJSON_AddNumberToObject(sp, "tolerance", 1e-12);
-  cJSON_AddNumberToObject(sp, "max_iterations", 100000);
-  vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(solver), sp, &err), 0);
-  vbc_block *blocks[1] = {&w->block};
-  vbc_problem pb = {&w->sys, blocks, 1};
-  vbc_solve_result res;
-  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s", err.message);
-  vbc_solver_free(&s);
-  cJSON_Delete(sp);
-  return res;
+  return solve_block(&w->sys, &w->block, solver, omega, 1e-12, 0.0);
 }
 
 
