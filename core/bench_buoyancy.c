@@ -56,12 +56,8 @@ static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
                   "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
     return NULL;
   }
-  vbc_vec g = sc->gravity;
-  if (g.x != 0.0 || g.z != 0.0 || g.y >= 0.0) { /* the surface and the ratio measure along y */
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: gravity: expected gravity along -y for the buoyancy "
-                  "benchmark, got (%g, %g, %g)", sc->file, g.x, g.y, g.z);
-    return NULL;
-  }
+  /* the surface and the ratio measure along y */
+  if (vbc_benchmark_gravity_down(sc, "buoyancy", err) != VBC_OK) return NULL;
   buoy_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->body = b;

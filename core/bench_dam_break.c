@@ -79,11 +79,7 @@ static int check_scene(const vbc_scene *sc, vbc_error *err) {
   if (sc->dim != 2 && sc->dim != 3)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: dim: expected 2 or 3 for the dam_break "
                          "benchmark, got %d", sc->file, sc->dim);
-  vbc_vec g = sc->gravity;
-  if (g.x != 0.0 || g.z != 0.0 || g.y >= 0.0) /* the front runs along x, the height along y */
-    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: gravity: expected gravity along -y for the "
-                         "dam_break benchmark, got (%g, %g, %g)", sc->file, g.x, g.y, g.z);
-  return VBC_OK;
+  return vbc_benchmark_gravity_down(sc, "dam_break", err); /* front along x, height along y */
 }
 
 /* The fluid's bounding box at t = 0. */

@@ -43,11 +43,7 @@ static const vbc_param_spec hydro_params[] = {
 
 static void *hydro_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
   vbc_vec g = sim->scene->gravity;
-  if (g.x != 0.0 || g.z != 0.0 || g.y >= 0.0) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: gravity: expected gravity along -y for the "
-                  "hydrostatic benchmark, got (%g, %g, %g)", sim->scene->file, g.x, g.y, g.z);
-    return NULL;
-  }
+  if (vbc_benchmark_gravity_down(sim->scene, "hydrostatic", err) != VBC_OK) return NULL;
   hydro_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->pressure_min_depth = vbc_param_number(params, hydro_params, "pressure_min_depth");
