@@ -1,12 +1,13 @@
 /* bench_bodies.c — rigid bodies, with or without fluid (Miyamoto & Koshizuka §5.1, §5.7).
  *
  * Metrics:
- *   max_penetration        the largest depth l - r of a contact between particles of two
- *                          different bodies (rigid or wall, not fluid) over the run, divided by l.
- *                          Depths are measured where the contact rows are built (the start of
- *                          every step) and once more at the final positions. The paper's pile
- *                          shows "no penetration" (§5.1);
- *   max_fluid_penetration  the same for fluid-body contacts;
+ *   max_penetration        the largest overlap l - r of a rigid particle with a particle of
+ *                          another body or a wall over the run, divided by l (fluid excluded).
+ *                          Depths are those of the neighbour list at the start of every step,
+ *                          where contact rows are built, and once more at the final positions
+ *                          (core/bench_penetration.c, shared with the buoyancy benchmark). The
+ *                          paper's pile shows "no penetration" (§5.1);
+ *   max_fluid_penetration  the same for a fluid particle against a rigid or wall particle;
  *   max_body_drift         the largest distance of a free body's centre from its starting point
  *                          over the run, divided by l (a resting body's drift);
  *   max_pin_drift          the largest distance between a pinned body's material pin point and
@@ -17,7 +18,7 @@
  *   mean_compression       the time average of the mean over fluid particles of
  *                          max(0, n_i - n0)/n0 — expansion at a free surface is allowed by the
  *                          LCP, so only compression counts as deviation.
- * n_i and the depths are those of the rows of each step (the start of the step).
+ * n_i is that of the rows of each step (the start of the step).
  * With snapshot_interval > 0, snapshots.csv gets the particles of every body (time, x, y, z, body)
  * at t = 0 and every snapshot_interval after, for drawings like the paper's Fig. 3 and 16. */
 #include <math.h>
@@ -28,7 +29,8 @@
 #include "core/sim.h"
 
 typedef struct bodies_state {
-  double max_depth, max_fluid_depth, max_compression, compression_sum, max_pin_drift;
+  vbc_penetration pen;
+  double max_compression, compression_sum, max_pin_drift;
   double max_drift;
   vbc_vec *x0; /* per body: its centre at t = 0 */
   long samples;
@@ -102,9 +104,8 @@ static void bodies_observe(void *state, const vbc_sim *sim) {
         fmax(s->max_pin_drift, vbc_vec_norm(vbc_vec_sub(vbc_body_pin_point(b), b->pin)));
   }
   if (s->snap_every && sim->step % s->snap_every == 0) snapshot(s, sim);
-  if (sim->step == 0) return; /* nothing has been prepared yet */
-  s->max_depth = fmax(s->max_depth, sim->sys.max_depth_body);
-  s->max_fluid_depth = fmax(s->max_fluid_depth, sim->sys.max_depth_fluid);
+  vbc_penetration_observe(&s->pen, sim);
+  if (sim->step == 0) return; /* no fluid rows have been prepared yet */
   const vbc_particles *p = &sim->particles;
   const double n0 = sim->mps.n0;
   double sum = 0.0;
@@ -125,31 +126,11 @@ static void bodies_series(void *state, const vbc_sim *sim, FILE *out) {
           sim->sys.max_depth_fluid / sim->sys.spacing);
 }
 
-/* Deepest body-body overlap at the current positions (fluid excluded). */
-static double final_depth(vbc_sim *sim) {
-  const vbc_particles *p = &sim->particles;
-  const vbc_neighbors *nb = &sim->nbrs;
-  const double l = sim->sys.spacing;
-  double d = 0.0;
-  for (size_t i = 0; i < p->n; ++i) {
-    if (p->kind[i] != VBC_RIGID) continue;
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      size_t j = nb->index[q];
-      if (p->kind[j] == VBC_FLUID || (p->kind[j] == VBC_RIGID && p->body[j] == p->body[i]))
-        continue;
-      if (nb->dist[q] < l) d = fmax(d, l - nb->dist[q]);
-    }
-  }
-  return d;
-}
-
 static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
                           vbc_error *err) {
   bodies_state *s = state;
-  if (vbc_sim_neighbours(sim, err) != VBC_OK) return err->code;
-  double depth = fmax(s->max_depth, final_depth(sim));
-  cJSON_AddNumberToObject(metrics, "max_penetration", depth / sim->sys.spacing);
-  cJSON_AddNumberToObject(metrics, "max_fluid_penetration", s->max_fluid_depth / sim->sys.spacing);
+  if (vbc_penetration_final(&s->pen, sim, err) != VBC_OK) return err->code;
+  vbc_penetration_metrics(&s->pen, sim, metrics);
   cJSON_AddNumberToObject(metrics, "max_body_drift", s->max_drift / sim->sys.spacing);
   cJSON_AddNumberToObject(metrics, "max_pin_drift", s->max_pin_drift / sim->sys.spacing);
   cJSON_AddNumberToObject(metrics, "final_kinetic_energy", bodies_kinetic_energy(sim));

@@ -21,7 +21,11 @@
  *
  * Metrics: submerged_ratio, submerged_error = |submerged_ratio - density_ratio|, density_ratio,
  * at_rest, rest_time (start of the averaging window), final_speed (the windowed speed at the
- * end). */
+ * end); and, as for the rigid pile (bench_bodies.c, core/bench_penetration.c), max_penetration
+ * (the deepest overlap l - r of a rigid particle with another body's or a wall's particle over
+ * the run, in units of l: a sinking body on the floor, two bodies touching) and
+ * max_fluid_penetration (the same for fluid against rigid or wall particles: what Kurose's
+ * non-penetration constraints, eq. 4-6, bound under lemke_contacts). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -30,6 +34,7 @@
 
 typedef struct buoy_state {
   long body;
+  vbc_penetration pen;
   double rest_speed, min_rest_time;
   double rest_window;
   double density_ratio;
@@ -125,6 +130,7 @@ static double body_speed(const buoy_state *s, const vbc_sim *sim) {
 
 static void buoy_observe(void *state, const vbc_sim *sim) {
   buoy_state *s = state;
+  vbc_penetration_observe(&s->pen, sim);
   if (s->n == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 1024;
     double *t = realloc(s->t, cap * sizeof *t), *r = realloc(s->ratio, cap * sizeof *r);
@@ -159,8 +165,10 @@ static double windowed_speed(const buoy_state *s, size_t k) {
 
 static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
                         vbc_error *err) {
-  (void)outdir, (void)err;
-  const buoy_state *s = state;
+  (void)outdir;
+  buoy_state *s = state;
+  if (vbc_penetration_final(&s->pen, sim, err) != VBC_OK) return err->code;
+  vbc_penetration_metrics(&s->pen, sim, metrics);
   if (s->n == 0) return VBC_OK;
   size_t first = s->n; /* start of the final interval below rest_speed */
   while (first > 0 && windowed_speed(s, first - 1) < s->rest_speed) --first;
@@ -177,13 +185,12 @@ static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *o
   cJSON_AddNumberToObject(metrics, "at_rest", at_rest);
   cJSON_AddNumberToObject(metrics, "rest_time", s->t[first]);
   cJSON_AddNumberToObject(metrics, "final_speed", windowed_speed(s, s->n - 1));
-  (void)sim;
   return VBC_OK;
 }
 
-static const char *const buoy_metric_names[] = {"submerged_ratio", "submerged_error",
-                                                "density_ratio",   "at_rest",
-                                                "rest_time",       "final_speed", NULL};
+static const char *const buoy_metric_names[] = {
+    "submerged_ratio", "submerged_error", "density_ratio",         "at_rest", "rest_time",
+    "final_speed",     "max_penetration", "max_fluid_penetration", NULL};
 
 const vbc_benchmark_type vbc_benchmark_buoyancy = {
     .name = "buoyancy",
