@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
-    "               [--dump-state STEP FILE | --from-state FILE]\n"
+    "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
@@ -43,6 +43,10 @@ static const char usage[] =
     "                   was dumped before, with every iteration in convergence.csv; metrics are\n"
     "                   that solve's iterations, stop_reason, final_relative_residual and\n"
     "                   solve_seconds (vary method.fluid.* to compare solvers on one problem)\n"
+    "  --dump-lcp STEP DIR\n"
+    "                   write every solve of step STEP (1..steps; step k advances t = (k-1) dt\n"
+    "                   to k dt) as the LCP Lemke would solve, z = impulses, w = J v - b, in the\n"
+    "                   format of vbc lcp: DIR/stepSSSSSS_solveK_BLOCKS.lcp (docs/lcp.md)\n"
     "\n"
     "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error\n";
 
@@ -50,8 +54,8 @@ typedef struct args {
   const char *command, *scene, *out;
   const char *sets[256];
   int nsets, threads, quiet;
-  long dump_step;
-  const char *dump_path, *from_state;
+  long dump_step, dump_lcp_step;
+  const char *dump_path, *from_state, *dump_lcp_dir;
 } args;
 
 static int bad_usage(const char *fmt, const char *what) {
@@ -90,6 +94,14 @@ static int parse(int argc, char **argv, args *a) {
         return bad_usage("--dump-state: expected a step number, got %s", argv[i]);
       a->dump_step = n;
       a->dump_path = argv[++i];
+    } else if (strcmp(s, "--dump-lcp") == 0) {
+      char *end;
+      if (i + 2 >= argc) return bad_usage("%s needs STEP and DIR", s);
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || end == argv[i] || n < 1)
+        return bad_usage("--dump-lcp: expected a positive step number, got %s", argv[i]);
+      a->dump_lcp_step = n;
+      a->dump_lcp_dir = argv[++i];
     } else if (strcmp(s, "--from-state") == 0) {
       if (!has_value) return bad_usage("%s needs a state file", s);
       a->from_state = argv[++i];
@@ -135,7 +147,8 @@ static int cmd_run(const args *a) {
   vbc_run_options opt = {out, a->quiet ? VBC_PROGRESS_OFF
                               : isatty(fileno(stderr)) ? VBC_PROGRESS_BAR
                                                        : VBC_PROGRESS_LINES,
-                         a->dump_step, a->dump_path, a->from_state};
+                         a->dump_step, a->dump_path, a->from_state,
+                         a->dump_lcp_step, a->dump_lcp_dir};
   int rc = vbc_run(&scene, &opt, &err);
   vbc_scene_free(&scene);
   if (rc != 0) {
@@ -175,7 +188,7 @@ int vbc_main(int argc, char **argv) {
     return bad_usage("unknown command '%s'", cmd);
   if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);
   if (strcmp(cmd, "validate") == 0 &&
-      (a.out || a.threads || a.quiet || a.dump_path || a.from_state))
+      (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir))
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)
     return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);

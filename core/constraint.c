@@ -326,6 +326,9 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     trace->ref_total = ref;
     memcpy(trace->ref_per_block, per_block, pb->nblocks * sizeof *per_block);
   }
+  /* the observer sees the problem as the first iteration will: v holds the starting impulses */
+  if (pb->sys->solve_hook && pb->sys->solve_hook(pb->sys->solve_hook_ctx, pb, s, err) != VBC_OK)
+    return err->code;
   double r0 = vbc_problem_residual(pb, per_block);
   stop_view v;
   res->residual_ref = ref;

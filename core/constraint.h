@@ -37,6 +37,16 @@
 #include "core/params.h"
 #include "core/particles.h"
 
+struct vbc_problem;
+struct vbc_solver;
+
+/* An observer of solves (vbc_system.solve_hook): called by vbc_solve once the starting impulses
+ * are applied, before the first iteration, with the problem exactly as the solver is about to
+ * see it. It may read the rows (it may overwrite rows.residual, which vbc_solve recomputes) but
+ * must not change impulses or velocities. A nonzero return fails the solve. */
+typedef int (*vbc_solve_hook)(void *ctx, struct vbc_problem *pb, const struct vbc_solver *s,
+                              vbc_error *err);
+
 /* What every block may read or change during one step. The coupler owns it. */
 typedef struct vbc_system {
   int dim;
@@ -55,6 +65,10 @@ typedef struct vbc_system {
    * depth l - r, between bodies (rigid and wall particles) and between fluid and bodies. */
   size_t contacts_body, contacts_fluid;
   double max_depth_body, max_depth_fluid;
+  /* NULL, or observes every solve of the step (the time loop sets it for `vbc run --dump-lcp`,
+   * core/lcp_dump.h); couplers and blocks leave it alone. */
+  vbc_solve_hook solve_hook;
+  void *solve_hook_ctx;
 } vbc_system;
 
 /* The inverse mass of particle i as a point body: 1/(rho l^d) for fluid, 0 for walls and rigid

@@ -7,7 +7,8 @@
  *
  * Frozen states (core/state_file.h): --dump-state writes the state at the start of the chosen
  * step, before the step touches it; --from-state loads such a state over the generated particles
- * and runs the one step that follows, so that solvers can be compared on the identical problem. */
+ * and runs the one step that follows, so that solvers can be compared on the identical problem.
+ * --dump-lcp installs core/lcp_dump.c as the system's solve hook for the chosen step only. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "core/benchmark.h"
 #include "core/files.h"
+#include "core/lcp_dump.h"
 #include "core/number_density.h"
 #include "core/output.h"
 #include "core/run.h"
@@ -116,6 +118,7 @@ typedef struct loop {
   long steps_per_output, steps_per_frame;
   int frames;                  /* the scene's output.frames, off with --from-state */
   vbc_solve_result last_solve; /* of the latest step: the metrics of a --from-state run */
+  vbc_lcp_dump lcp_dump;       /* --dump-lcp */
 } loop;
 
 static void write_series(loop *L) {
@@ -138,6 +141,28 @@ static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
   return failed_at(err, sim);
 }
 
+/* --dump-lcp: every solve of this step goes through the hook (core/lcp_dump.h). */
+static void lcp_dump_begin(loop *L) {
+  vbc_sim *sim = &L->sim;
+  vbc_lcp_dump *d = &L->lcp_dump;
+  *d = (vbc_lcp_dump){.dir = L->opt->dump_lcp_dir, .scene_file = sim->scene->file,
+                      .step = sim->step, .time = L->last_good.time, .dt = sim->scene->dt};
+  sim->sys.solve_hook = vbc_lcp_dump_solve;
+  sim->sys.solve_hook_ctx = d;
+}
+
+static void lcp_dump_end(loop *L) {
+  vbc_lcp_dump *d = &L->lcp_dump;
+  L->sim.sys.solve_hook = NULL;
+  L->sim.sys.solve_hook_ctx = NULL;
+  if (L->progress.mode == VBC_PROGRESS_OFF) return;
+  const char *nl = L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "";
+  for (int k = 0; k < d->nlog; ++k)
+    fprintf(stderr, "%svbc: --dump-lcp: %s\n", k ? "" : nl, d->log[k]);
+  if (d->solves == 0)
+    fprintf(stderr, "%svbc: --dump-lcp: step %ld ran no solve\n", nl, d->step);
+}
+
 static int one_step(loop *L, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   const vbc_scene *sc = sim->scene;
@@ -153,8 +178,11 @@ static int one_step(loop *L, vbc_error *err) {
   vbc_step_report rep;
   memset(&rep, 0, sizeof rep);
   rep.trace = sampled ? &L->trace : NULL;
-  if (sim->coupler->step(sim->coupler_state, sim, &rep, err) != VBC_OK)
-    return step_failed(L, &rep, err);
+  const int dump_lcp = L->opt->dump_lcp_dir && sim->step == L->opt->dump_lcp_step;
+  if (dump_lcp) lcp_dump_begin(L);
+  int rc = sim->coupler->step(sim->coupler_state, sim, &rep, err);
+  if (dump_lcp) lcp_dump_end(L);
+  if (rc != VBC_OK) return step_failed(L, &rep, err);
   sim->time = (double)sim->step * sc->dt;
   if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, &rep, err);
   L->stats.steps_run++;
@@ -235,6 +263,10 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   if (vbc_sim_init(&L->sim, sc, err) != VBC_OK) return err->code;
   if (opt->from_state && load_state(L, opt->from_state, err) != VBC_OK) return err->code;
   if (check_dump(&L->sim, opt, err) != VBC_OK) return err->code;
+  if (opt->dump_lcp_dir &&
+      vbc_lcp_dump_check(sc->file, opt->dump_lcp_step, L->sim.step + 1, L->sim.nsteps, sc->dt,
+                         opt->dump_lcp_dir, err) != VBC_OK)
+    return err->code;
   L->bench = opt->from_state ? NULL : sc->benchmark;
   L->frames = opt->from_state ? 0 : sc->frames;
   if (L->bench) {

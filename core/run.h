@@ -16,12 +16,16 @@ typedef struct vbc_run_options {
    * step that follows it, with its convergence recorded and the solve's figures as metrics
    * (iterations, stop_reason, final_relative_residual, solve_seconds); no benchmark, no frames. */
   const char *from_state;
+  /* --dump-lcp STEP DIR: write every solve of step dump_lcp_step (1-based) as an LCP file into
+   * dump_lcp_dir (core/lcp_dump.h); the run goes on unchanged. dump_lcp_dir NULL: no dump. */
+  long dump_lcp_step;
+  const char *dump_lcp_dir;
 } vbc_run_options;
 
 /* Run the scene to its end (or the one step of from_state). VBC_EXIT_FAILED (with step and time
  * in err) when the simulation fails; the last good state is then written as a frame and
  * summary.json says "failed". VBC_EXIT_INPUT before anything is written for a dump step outside
- * 1..steps or a state file that is unreadable or does not fit the scene. */
+ * 1..steps (--dump-state, --dump-lcp), an LCP directory that cannot be written, or a state file that is unreadable or does not fit the scene. */
 int vbc_run(const vbc_scene *scene, const vbc_run_options *opt, vbc_error *err);
 
 /* Everything `vbc run` checks before the first step (particles, overlaps, modules, benchmark),
