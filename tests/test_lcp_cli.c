@@ -1,7 +1,8 @@
 /* test_lcp_cli.c — `vbc lcp FILE` (core/cli_lcp.c): the JSON it prints and its exit codes for
  * every status (solved, ray, max_pivots under lemke; solved, max_iterations under pgs and jacobi),
  * and malformed files and options, which exit 2 with one message naming the file and the
- * reason. */
+ * reason; --reference (distance of the result to a given z*) and --trace (one CSV row per
+ * iteration of PGS or Jacobi, measured against the reference). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -168,11 +169,73 @@ Test(lcp_cli, bad_options_exit_2) {
       (const char *[]){"--solver", "simplex", NULL}, (const char *[]){"--max-pivots", "0", NULL},
       (const char *[]){"--tol", "-1", NULL},         (const char *[]){"--frobnicate", NULL},
       (const char *[]){"--solver", "pgs", "--max-pivots", "5", NULL},
-      (const char *[]){"--max-iterations", "5", NULL}};
+      (const char *[]){"--max-iterations", "5", NULL},
+      (const char *[]){"--trace", "t.csv", NULL}, /* lemke has no iterates to trace */
+      (const char *[]){"--solver", "pgs", "--trace", NULL}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
     lcp_run r = run_lcp("lcp_opts", spd, bad[i]);
     cr_assert_eq(r.code, 2, "case %zu: exit %d", i, r.code);
     cr_assert_null(r.json);
+    run_free(&r);
+  }
+}
+
+/* Lemke's output as the reference of PGS and Jacobi: the trace starts at z = 0 (z_error 1) and
+ * ends at the reference. */
+Test(lcp_cli, reference_and_trace_measure_iterates_against_lemke) {
+  lcp_run ref = run_lcp("lcp_ref", mixed3, NULL);
+  cr_assert_eq(ref.code, 0);
+  char *json = cJSON_Print(ref.json);
+  const char *dir = test_dir("lcp_ref_files");
+  char refp[1100], trace[1100];
+  snprintf(refp, sizeof refp, "%s", write_text(dir, "ref.json", json));
+  free(json);
+  run_free(&ref);
+  const char *solvers[] = {"pgs", "jacobi"};
+  for (int s = 0; s < 2; ++s) {
+    snprintf(trace, sizeof trace, "%s/%s.csv", dir, solvers[s]);
+    lcp_run r = run_lcp("lcp_trace", mixed3,
+                        (const char *[]){"--solver", solvers[s], "--tol", "1e-12", "--reference",
+                                         refp, "--trace", trace, NULL});
+    cr_assert_eq(r.code, 0, "%s: %s", solvers[s], r.err);
+    cr_assert_leq(json_number(r.json, "reference_error"), 1e-10);
+    cr_assert_leq(json_number(r.json, "reference_w_error"), 1e-10);
+    char *csv = read_text(trace);
+    cr_assert_not_null(csv);
+    cr_assert(strncmp(csv, "iteration,seconds,lcp_error,z_error,w_error\n0,0,", 48) == 0, "%s",
+              csv);
+    long rows = 0, last_it = -1;
+    double z_err = NAN;
+    for (char *line = strtok(strchr(csv, '\n') + 1, "\n"); line; line = strtok(NULL, "\n")) {
+      long it;
+      double sec, lcp, ze, we;
+      cr_assert_eq(sscanf(line, "%ld,%lf,%lf,%lf,%lf", &it, &sec, &lcp, &ze, &we), 5, "%s", line);
+      cr_assert_eq(it, rows < 101 ? rows : it, "one row per iteration up to 100");
+      cr_assert_gt(it, last_it);
+      if (rows == 0) cr_assert_float_eq(ze, 1.0, 1e-15);
+      last_it = it;
+      z_err = ze;
+      rows++;
+    }
+    cr_assert_eq(last_it, (long)json_number(r.json, "iterations"));
+    cr_assert_leq(z_err, 1e-10);
+    free(csv);
+    run_free(&r);
+  }
+}
+
+Test(lcp_cli, bad_reference_exits_2_naming_it) {
+  const char *dir = test_dir("lcp_badref");
+  char shortp[1100], notjson[1100];
+  snprintf(shortp, sizeof shortp, "%s", write_text(dir, "short.json", "{\"z\": [1, 2]}"));
+  snprintf(notjson, sizeof notjson, "%s", write_text(dir, "bad.json", "z = 1 2 3"));
+  const char *refs[] = {shortp, notjson, "/nonexistent/ref.json"};
+  for (size_t i = 0; i < 3; ++i) {
+    lcp_run r = run_lcp("lcp_badref_run", mixed3,
+                        (const char *[]){"--solver", "pgs", "--reference", refs[i], NULL});
+    cr_assert_eq(r.code, 2, "case %zu: exit %d", i, r.code);
+    cr_assert_null(r.json);
+    cr_assert(strstr(r.err, refs[i]) != NULL, "message names the reference: %s", r.err);
     run_free(&r);
   }
 }
