@@ -18,7 +18,7 @@ static const char usage[] =
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
     "       vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] [--tol T]\n"
-    "               [--reference REF.json] [--trace FILE.csv]\n"
+    "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
     "       vbc --help | --version\n"
     "\n"
     "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"

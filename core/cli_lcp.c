@@ -10,7 +10,7 @@
  *
  *   lemke        solvers/lemke.c; status solved, ray, max_pivots or inaccurate.
  *   pgs, jacobi  the lcp_csr block (below) under vbc_solve with the solver's
- *                default parameters; they iterate until error <= T, checked after chunks of at
+ *                default parameters (--omega W sets the relaxation); they iterate until error <= T, checked after chunks of at
  *                most a tenth of the iterations made so far (at least 10), or until
  *                --max-iterations: status solved or max_iterations (diverged if the residual
  *                becomes non-finite).
@@ -53,12 +53,12 @@
 typedef struct lcp_args {
   const char *file, *solver, *reference, *trace;
   long max_pivots, max_iterations;
-  double tol;
+  double tol, omega; /* omega: NAN for the solver's default */
 } lcp_args;
 
 static const char lcp_usage_line[] =
     "usage: vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] "
-    "[--tol T]\n               [--reference REF.json] [--trace FILE.csv]\n";
+    "[--tol T]\n               [--omega W] [--reference REF.json] [--trace FILE.csv]\n";
 
 static int lcp_usage(const char *fmt, const char *what) {
   fprintf(stderr, "vbc lcp: ");
@@ -76,8 +76,14 @@ static int positive_long(const char *s, long *out) {
   return 1;
 }
 
+/* omega within the range the solver type declares for its parameter. */
+static int omega_in_range(const char *solver, double omega) {
+  const vbc_param_spec *p = vbc_param_find(vbc_registry_solver(solver)->params, "omega");
+  return p && omega <= p->max && (p->min_open ? omega > p->min : omega >= p->min);
+}
+
 static int parse_args(int argc, char **argv, lcp_args *a) {
-  *a = (lcp_args){NULL, "lemke", NULL, NULL, 0, 0, VBC_LEMKE_TOLERANCE};
+  *a = (lcp_args){NULL, "lemke", NULL, NULL, 0, 0, VBC_LEMKE_TOLERANCE, NAN};
   for (int i = 2; i < argc; ++i) {
     const char *s = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -102,6 +108,12 @@ static int parse_args(int argc, char **argv, lcp_args *a) {
       if (!v || end == v || *end != '\0' || !(a->tol > 0.0) || !isfinite(a->tol))
         return lcp_usage("--tol: expected a number > 0, got %s", v ? v : "nothing");
       ++i;
+    } else if (strcmp(s, "--omega") == 0) {
+      char *end;
+      a->omega = v ? strtod(v, &end) : NAN;
+      if (!v || end == v || *end != '\0' || !isfinite(a->omega))
+        return lcp_usage("--omega: expected a number, got %s", v ? v : "nothing");
+      ++i;
     } else if (strcmp(s, "--reference") == 0 || strcmp(s, "--trace") == 0) {
       if (!v) return lcp_usage("%s needs a file", s);
       *(s[2] == 'r' ? &a->reference : &a->trace) = v;
@@ -120,6 +132,10 @@ static int parse_args(int argc, char **argv, lcp_args *a) {
     return lcp_usage("%s applies to --solver pgs and jacobi", "--max-iterations");
   if (!lemke && a->max_pivots) return lcp_usage("%s applies to --solver lemke", "--max-pivots");
   if (lemke && a->trace) return lcp_usage("%s applies to --solver pgs and jacobi", "--trace");
+  if (lemke && !isnan(a->omega))
+    return lcp_usage("%s applies to --solver pgs and jacobi", "--omega");
+  if (!lemke && !isnan(a->omega) && !omega_in_range(a->solver, a->omega))
+    return lcp_usage("--omega: outside the range of --solver %s (vbc list)", a->solver);
   if (!a->max_iterations) a->max_iterations = 10000;
   return 0;
 }
@@ -481,8 +497,16 @@ static int solve_iterative(const lcp_args *a, size_t n, const double *M, const d
   vbc_block b;
   vbc_solver s;
   if (csr_block_init(&b, n, M, q, err) != VBC_OK) return err->code;
-  if (vbc_solver_init(&s, vbc_registry_solver(a->solver), NULL, err) != VBC_OK) {
-    b.type->free(b.state);
+  cJSON *params = cJSON_CreateObject();
+  if (params == NULL || (!isnan(a->omega) && !cJSON_AddNumberToObject(params, "omega", a->omega))) {
+    cJSON_Delete(params);
+    vbc_block_free(&b);
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  }
+  int init = vbc_solver_init(&s, vbc_registry_solver(a->solver), params, err);
+  cJSON_Delete(params);
+  if (init != VBC_OK) {
+    vbc_block_free(&b);
     return err->code;
   }
   s.control.tolerance = 0.0; /* the stopping test is ours: error <= tol */

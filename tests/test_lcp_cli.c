@@ -171,7 +171,10 @@ Test(lcp_cli, bad_options_exit_2) {
       (const char *[]){"--solver", "pgs", "--max-pivots", "5", NULL},
       (const char *[]){"--max-iterations", "5", NULL},
       (const char *[]){"--trace", "t.csv", NULL}, /* lemke has no iterates to trace */
-      (const char *[]){"--solver", "pgs", "--trace", NULL}};
+      (const char *[]){"--solver", "pgs", "--trace", NULL},
+      (const char *[]){"--omega", "0.5", NULL}, /* lemke has no relaxation */
+      (const char *[]){"--solver", "jacobi", "--omega", "1.5", NULL}, /* jacobi: (0, 1] */
+      (const char *[]){"--solver", "pgs", "--omega", "x", NULL}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
     lcp_run r = run_lcp("lcp_opts", spd, bad[i]);
     cr_assert_eq(r.code, 2, "case %zu: exit %d", i, r.code);
@@ -195,8 +198,9 @@ Test(lcp_cli, reference_and_trace_measure_iterates_against_lemke) {
   for (int s = 0; s < 2; ++s) {
     snprintf(trace, sizeof trace, "%s/%s.csv", dir, solvers[s]);
     lcp_run r = run_lcp("lcp_trace", mixed3,
-                        (const char *[]){"--solver", solvers[s], "--tol", "1e-12", "--reference",
-                                         refp, "--trace", trace, NULL});
+                        (const char *[]){"--solver", solvers[s], "--omega", s ? "0.4" : "1.2",
+                                         "--tol", "1e-11", "--reference", refp, "--trace", trace,
+                                         NULL});
     cr_assert_eq(r.code, 0, "%s: %s", solvers[s], r.err);
     cr_assert_leq(json_number(r.json, "reference_error"), 1e-10);
     cr_assert_leq(json_number(r.json, "reference_w_error"), 1e-10);
