@@ -22,7 +22,8 @@
  * Exact references (issue 7). --reference REF reads z* from REF, a JSON object with an array
  * "z" of n numbers (what `vbc lcp --solver lemke` prints), and adds to the output
  * reference_error = |z - z*|_inf / max(|z*|_inf, 1e-300) and reference_w_error =
- * |w - w*|_inf / max(|q|_inf, 1e-300), w* = M z* + q recomputed here. For a symmetric positive
+ * |w - w*|_inf / max(|w* - q|_inf, 1e-300), w* = M z* + q recomputed here: both are 1 at z = 0
+ * and measure the part of the way from z = 0 to the solution still to go. For a symmetric positive
  * semi-definite M every solution has the same w, while z is only as well determined as M's
  * smallest eigenvalues allow, so the second is the fair measure on singular contact matrices.
  * --trace FILE (pgs, jacobi) writes the CSV iteration,seconds,lcp_error,z_error,w_error (the two
@@ -390,7 +391,7 @@ static void csr_w(const vbc_block *b, double *w) {
 
 typedef struct lcp_ref {
   double *z, *w;        /* z* from REF; w* = M z* + q */
-  double zscale, qscale; /* max(|z*|_inf, 1e-300), max(|q|_inf, 1e-300) */
+  double zscale, wscale; /* max(|z*|_inf, 1e-300), max(|w* - q|_inf, 1e-300) */
 } lcp_ref;
 
 static void ref_free(lcp_ref *r) {
@@ -429,7 +430,7 @@ static int read_reference(const char *path, size_t n, const double *M, const dou
     r->w[i] = acc;
   }
   r->zscale = fmax(max_abs_diff(n, r->z, NULL), 1e-300);
-  r->qscale = fmax(max_abs_diff(n, q, NULL), 1e-300);
+  r->wscale = fmax(max_abs_diff(n, r->w, q), 1e-300);
   return VBC_OK;
 }
 
@@ -439,7 +440,7 @@ static void trace_row(FILE *f, long it, double seconds, size_t n, const double *
   fprintf(f, "%ld,%.6g,%.6e,", it, seconds, vbc_lcp_error(n, q, z, w));
   if (ref->z)
     fprintf(f, "%.6e,%.6e\n", max_abs_diff(n, z, ref->z) / ref->zscale,
-            max_abs_diff(n, w, ref->w) / ref->qscale);
+            max_abs_diff(n, w, ref->w) / ref->wscale);
   else
     fputs(",\n", f);
 }
@@ -548,7 +549,7 @@ static int print_result(const lcp_args *a, size_t n, const double *q, const doub
   cJSON_AddNumberToObject(root, "seconds", o->seconds);
   if (ref->z) {
     cJSON_AddNumberToObject(root, "reference_error", max_abs_diff(n, z, ref->z) / ref->zscale);
-    cJSON_AddNumberToObject(root, "reference_w_error", max_abs_diff(n, w, ref->w) / ref->qscale);
+    cJSON_AddNumberToObject(root, "reference_w_error", max_abs_diff(n, w, ref->w) / ref->wscale);
   }
   cJSON_AddItemToObject(root, "z", vector(z, n));
   cJSON_AddItemToObject(root, "w", vector(w, n));
