@@ -1,8 +1,8 @@
 #!/bin/sh
 # Rebuild the paper figures through the experiment runner (`make figs`; `make demo` runs the same
-# set into results/demo). Each figure is one `vbc sweep` of its spec into OUTDIR/<figure>/, all
-# sharing the case directories in OUTDIR/cases, so a run two figures need is computed once and a
-# finished run is never recomputed. A figure whose modules are not registered yet (`vbc list`) is
+# set into results/demo). Each figure is one `vbc sweep` of its spec (or its own script, see
+# run_figure) into OUTDIR/<figure>/, all sharing the case directories in OUTDIR/cases, so a run
+# two figures need is computed once and a finished run is never recomputed. A figure whose modules are not registered yet (`vbc list`) is
 # listed as pending, not drawn. paper_figs/README.md is the index (paper's claim, ours).
 #
 #   usage: scripts/figs.sh VBC OUTDIR [FIGURE...]      (default: every figure below)
@@ -18,6 +18,18 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.."
 
+# A spec is a `vbc sweep` spec, or (*.sh) the figure's own script for a figure the runner cannot
+# drive (lcp_exact_reference: vbc run --dump-lcp, then vbc lcp), called as SCRIPT VBC OUTDIR/NAME.
+run_figure() {
+  spec=$1
+  dir=$2
+  shift 2
+  case $spec in
+    *.sh) sh "$spec" "$vbc" "$dir" ;;
+    *) "$vbc" sweep "$spec" -j 2 --out "$dir" --cases "$out/cases" "$@" ;;
+  esac
+}
+
 # figure | sweep spec | modules it needs (names printed by `vbc list`) | --set for a quick run
 # (VBC_FIGS_QUICK=1, what `make demo` uses: figures whose paper resolution takes hours)
 figures='
@@ -31,6 +43,7 @@ miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy s
 miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw strong pms|
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
 dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi strong dam_break|
+lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong hydrostatic dam_break|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
@@ -58,14 +71,14 @@ while IFS='|' read -r name spec needs quick; do
   $name (needs:$missing)"
     continue
   fi
-  echo "== $name: vbc sweep $spec"
+  echo "== $name: $spec"
   sets=''
   if [ "${VBC_FIGS_QUICK:-0}" = 1 ] && [ -n "$quick" ]; then
     sets="--set $quick"
     echo "   (quick: $sets)"
   fi
   # shellcheck disable=SC2086 # $sets is empty or one --set KEY=VALUE pair
-  if "$vbc" sweep "$spec" -j 2 --out "$out/$name" --cases "$out/cases" $sets; then
+  if run_figure "$spec" "$out/$name" $sets; then
     drawn="$drawn $name"
   else
     status=$?
