@@ -32,9 +32,11 @@ int vbc_lcp_dump_check(const char *scene_file, long step, long first, long last,
   return VBC_OK;
 }
 
-static void dump_log(vbc_lcp_dump *d, const char *fmt, const char *a, const char *b) {
+/* One line of the log: "step S solve K: what". */
+static void dump_log(vbc_lcp_dump *d, const char *what) {
   if (d->nlog == VBC_LCP_DUMP_LOG) return;
-  snprintf(d->log[d->nlog++], sizeof d->log[0], fmt, d->step, d->solves, a, b);
+  snprintf(d->log[d->nlog++], sizeof d->log[0], "step %ld solve %d: %s", d->step, d->solves,
+           what);
 }
 
 /* Per block of the problem: the first LCP row, how many LCP rows, how many of them are the
@@ -76,11 +78,17 @@ static void write_header(FILE *f, const vbc_lcp_dump *d, const vbc_problem *pb,
   fprintf(f, "# n = %zu rows, in block order:\n", lcp->n);
   for (size_t b = 0; b < pb->nblocks; ++b) {
     const vbc_block *blk = pb->blocks[b];
-    size_t active = sp[b].count - sp[b].split;
-    fprintf(f, "#   block %zu: %s (%s): %zu LCP rows [%zu, %zu); of its %zu rows %zu inert "
-               "(A_kk <= 0, left out), %zu bilateral (each two rows: +J_k then -J_k)\n",
-            b, blk->type->name, blk->label ? blk->label : "?", sp[b].count, sp[b].first,
-            sp[b].first + sp[b].count, blk->rows.n, blk->rows.n - active, sp[b].split);
+    const size_t active = sp[b].count - sp[b].split;
+    fprintf(f, "#   block %zu: %s (%s): ", b, blk->type->name, blk->label ? blk->label : "?");
+    if (sp[b].count == 0) {
+      if (blk->rows.n) fprintf(f, "no LCP rows: its %zu rows are inert (A_kk <= 0)\n", blk->rows.n);
+      else fprintf(f, "no rows\n");
+      continue;
+    }
+    fprintf(f, "LCP rows [%zu, %zu); of its %zu rows %zu inert (A_kk <= 0, left out), %zu "
+               "bilateral (each two rows: +J_k then -J_k)\n",
+            sp[b].first, sp[b].first + sp[b].count, blk->rows.n, blk->rows.n - active,
+            sp[b].split);
   }
   fprintf(f, "# sign mapping (solvers/lemke.h): z = lambda, the rows' total impulses "
              "(a bilateral row's lambda = z+ - z-);\n"
@@ -123,18 +131,17 @@ static int dump_one(vbc_lcp_dump *d, const vbc_problem *pb, const vbc_solver *s,
                     const vbc_lemke_lcp *lcp, vbc_error *err) {
   block_span sp[16];
   if (lcp->n == 0 || pb->nblocks > 16) {
-    dump_log(d, "step %ld solve %d: no LCP written: %s%s",
-             lcp->n ? "more than 16 blocks" : "no active rows", "");
+    dump_log(d, lcp->n ? "no LCP written: more than 16 blocks" : "no LCP written: no active rows");
     return VBC_OK;
   }
   spans(pb, lcp, sp);
-  char names[256], path[1100], size[64];
+  char names[256], path[1100], msg[1200];
   blocks_name(pb, sp, names, sizeof names);
   snprintf(path, sizeof path, "%s/step%06ld_solve%d_%s.lcp", d->dir, d->step, d->solves, names);
   if (write_lcp(path, d, pb, s, lcp, sp, err) != VBC_OK) return err->code;
   d->written++;
-  snprintf(size, sizeof size, " (n = %zu)", lcp->n);
-  dump_log(d, "step %ld solve %d: wrote %s%s", path, size);
+  snprintf(msg, sizeof msg, "wrote %s (n = %zu)", path, lcp->n);
+  dump_log(d, msg);
   return VBC_OK;
 }
 
@@ -145,7 +152,9 @@ int vbc_lcp_dump_solve(void *ctx, vbc_problem *pb, const vbc_solver *s, vbc_erro
   vbc_error_clear(&e);
   int rc = vbc_lemke_assemble(pb, &lcp, &e);
   if (rc == VBC_EXIT_INPUT) { /* rows Lemke cannot take: say so, the run goes on */
-    dump_log(d, "step %ld solve %d: no LCP written: %s%s", e.message, "");
+    char msg[1200];
+    snprintf(msg, sizeof msg, "no LCP written: %s", e.message);
+    dump_log(d, msg);
     rc = VBC_OK;
   } else if (rc != VBC_OK) {
     vbc_error_set(err, rc, "--dump-lcp: %s", e.message);

@@ -27,7 +27,7 @@ typedef struct vbc_lcp_dump {
   int solves;             /* solves seen in this step so far */
   int written;            /* files written */
   /* one line per solve: the file written, or why none was; the time loop prints them */
-  char log[VBC_LCP_DUMP_LOG][1200];
+  char log[VBC_LCP_DUMP_LOG][1280];
   int nlog;
 } vbc_lcp_dump;
 
