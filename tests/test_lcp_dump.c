@@ -3,7 +3,8 @@
  * the same file lands on Lemke's impulses (to the run's PGS tolerance 1e-3: a singular or
  * ill-conditioned M = J W J^T fixes w sharply, z only up to its near-null space) and on its w
  * (1e-6); the warm start (starting impulses) does not change the dumped LCP (q = J u* - b);
- * every bad input exits 2 with one message before anything is written. */
+ * a pin's bilateral rows are written split in two; every bad input exits 2 with one message
+ * before anything is written. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <math.h>
@@ -111,6 +112,31 @@ Test(lcp_dump, hydrostatic_step_is_an_lcp_that_lemke_solves_and_pgs_agrees_with)
   cr_assert_leq(rel_diff(lemke, pgs, "w"), 1e-6, "w: PGS vs Lemke %g", rel_diff(lemke, pgs, "w"));
   cJSON_Delete(lemke);
   cJSON_Delete(pgs);
+}
+
+/* A pin joint's bilateral rows (the seesaw's bar) have no place in a standard LCP: they are
+ * written split in two, as Lemke solves them, and the file is still solved. */
+Test(lcp_dump, pin_rows_are_written_split_and_lemke_solves_them) {
+  const char *dir = test_dir("lcp_dump_pin");
+  char out[1100], lcp[1100], file[1200];
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(lcp, sizeof lcp, "%s/lcp", dir);
+  const char *args[] = {"run", source_path("experiments/scenes/seesaw.json"), "--set",
+                        "time.end=0.01", "--threads", "1", "--quiet", "--out", out,
+                        "--dump-lcp", "2", lcp, NULL};
+  char *err = NULL;
+  cr_assert_eq(run_vbc(args, &err), 0, "%s", err ? err : "");
+  free(err);
+  only_lcp(dir, file, sizeof file);
+  cr_assert(strstr(file, "/step000002_solve0_mps+pin.lcp") != NULL, "file name %s", file);
+  char *text = read_text(file);
+  cr_assert_not_null(text);
+  cr_assert(strstr(text, "pin (pin): LCP rows") && strstr(text, "2 bilateral"), "%s", text);
+  free(text);
+  cJSON *lemke = NULL;
+  cr_assert_eq(lcp_solve(dir, file, (const char *[]){"--solver", "lemke", NULL}, &lemke), 0);
+  cr_assert_leq(json_number(lemke, "error"), 1e-9);
+  cJSON_Delete(lemke);
 }
 
 /* The numbers of an LCP file (comments skipped); *n gets how many. */
