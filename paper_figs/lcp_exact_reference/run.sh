@@ -62,7 +62,10 @@ solve() {
   # shellcheck disable=SC2086
   "$vbc" run $args --threads 1 --quiet --out "$dir/run" --dump-lcp "$step" "$dir/lcp" || return 1
   set -- "$dir"/lcp/step*_solve"$solve"_*.lcp
-  [ $# -eq 1 ] && [ -f "$1" ] || { echo "run.sh: $name: no LCP of solve $solve in $dir/lcp" >&2; return 1; }
+  if [ $# -ne 1 ] || [ ! -f "$1" ]; then
+    echo "run.sh: $name: no LCP of solve $solve in $dir/lcp" >&2
+    return 1
+  fi
   ln -sf "lcp/$(basename "$1")" "$dir/problem.lcp" || return 1
   "$vbc" lcp "$1" --solver lemke > "$dir/lemke.json" ||
     { echo "run.sh: $name: Lemke did not solve $1" >&2; return 1; }
@@ -71,7 +74,7 @@ solve() {
     [ $s = jacobi ] && w=$omega
     echo "   $s (omega $w): up to $maxit iterations against Lemke's z"
     rc=0
-    "$vbc" lcp "$1" --solver $s --omega $w --tol 1e-11 --max-iterations "$maxit" \
+    "$vbc" lcp "$1" --solver $s --omega "$w" --tol 1e-11 --max-iterations "$maxit" \
       --reference "$dir/lemke.json" --trace "$dir/$s.csv" > "$dir/$s.json" || rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "run.sh: $name: vbc lcp --solver $s failed ($rc)" >&2; return 1; }
   done
@@ -97,7 +100,7 @@ row() {
     "$(json "$dir/lemke.json" error)"
   for s in pgs jacobi; do
     for spec in "4 1e-3" "4 1e-6" "5 1e-6"; do
-      # shellcheck disable=SC2086
+      # shellcheck disable=SC2046,SC2086 # two words out, two words in
       set -- $(reach "$dir/$s.csv" $spec)
       printf ',%s,%s' "$1" "$2"
     done
