@@ -13,8 +13,8 @@
 #   (scripts/figs.sh build/vbc paper_figs/out lcp_exact_reference does the same)
 #
 # A problem whose OUTDIR/<problem>/done exists is not recomputed (delete the directory to redo
-# it). A scene that is not in the repository is skipped with a note: many_contacts.json (the
-# lemke_contacts scene with >= 1000 simultaneous contacts) joins the figure once it exists.
+# it). A scene that is not in the repository is skipped with a note. many_contacts is dumped at
+# its step with the most simultaneous contacts (277, t = 1.108 s: 1211, its description).
 # Environment: LCP_REF_MAX_ITERATIONS (default 300000; 20000 when VBC_FIGS_QUICK=1).
 set -eu
 
@@ -36,7 +36,7 @@ problems='
 hydrostatic|experiments/scenes/hydrostatic.json|time.end=0.2|200|0|0.2
 dam_break|experiments/scenes/dam_break.json|time.end=0.2|400|0|0.2
 rigid_pile|experiments/scenes/rigid_pile.json|time.end=1.0|200|0|0.2
-many_contacts|experiments/scenes/many_contacts.json||last|1|0.2
+many_contacts|experiments/scenes/many_contacts.json||277|1|0.2
 '
 
 # The run's last step, from the message of a dump step it never reaches ("expected a step in
