@@ -43,7 +43,7 @@ miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy s
 miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw strong pms|
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
 dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi strong dam_break|
-lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong hydrostatic dam_break|
+lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong lemke_contacts hydrostatic dam_break bodies|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
