@@ -34,6 +34,7 @@
 #include "core/body.h"
 #include "core/error.h"
 #include "core/grid.h"
+#include "core/kernel.h"
 #include "core/params.h"
 #include "core/particles.h"
 
@@ -55,7 +56,7 @@ typedef struct vbc_system {
   double density;     /* rest density of the fluid rho [kg/m^d] */
   double fluid_mass;  /* rho l^d: the mass of a fluid particle (Miyamoto §4.2) */
   double re;          /* MPS effective radius r_e */
-  double sph_support; /* support radius H of the SPH cubic spline (core/kernel.h) */
+  vbc_sph_kernel sph; /* the SPH kernel and its support H (core/kernel.h) */
   vbc_particles *particles;
   const vbc_grid *grid;       /* built with cells >= every block's support */
   const vbc_neighbors *nbrs;  /* all pairs closer than r_e, at the positions of this step */

@@ -1,32 +1,44 @@
-/* kernel.c — SPH cubic spline, see kernel.h. */
+/* kernel.c — SPH kernels, see kernel.h. */
 #include <math.h>
+#include <string.h>
 
 #include "core/kernel.h"
 
-double vbc_sph_sigma(double support, int dim) {
-  if (dim == 2) return 40.0 / (7.0 * M_PI * support * support);
-  return 8.0 / (M_PI * support * support * support);
+vbc_sph_kernel vbc_sph_kernel_make(vbc_sph_kernel_type type, double H, int dim) {
+  vbc_sph_kernel k = {.type = type, .dim = dim, .H = H};
+  const double Hd = dim == 2 ? H * H : H * H * H;
+  if (type == VBC_SPH_WENDLAND_C2)
+    k.sigma = (dim == 2 ? 7.0 / M_PI : 21.0 / (2.0 * M_PI)) / Hd;
+  else
+    k.sigma = (dim == 2 ? 40.0 / (7.0 * M_PI) : 8.0 / M_PI) / Hd;
+  return k;
 }
 
-double vbc_sph_W(double r, double support, int dim) {
-  double q = r / support;
-  if (q >= 1.0) return 0.0;
-  double s = vbc_sph_sigma(support, dim);
-  if (q <= 0.5) return s * (6.0 * q * q * q - 6.0 * q * q + 1.0);
-  double t = 1.0 - q;
-  return s * 2.0 * t * t * t;
+int vbc_sph_kernel_parse(const char *name) {
+  if (strcmp(name, "cubic_spline") == 0) return VBC_SPH_CUBIC_SPLINE;
+  if (strcmp(name, "wendland_c2") == 0) return VBC_SPH_WENDLAND_C2;
+  return -1;
 }
 
-double vbc_sph_dW(double r, double support, int dim) {
-  double q = r / support;
+double vbc_sph_W(const vbc_sph_kernel *k, double r) {
+  const double q = r / k->H;
   if (q >= 1.0) return 0.0;
-  double s = vbc_sph_sigma(support, dim) / support;
+  const double t = 1.0 - q;
+  if (k->type == VBC_SPH_WENDLAND_C2) return k->sigma * t * t * t * t * (1.0 + 4.0 * q);
+  if (q <= 0.5) return k->sigma * (6.0 * q * q * q - 6.0 * q * q + 1.0);
+  return k->sigma * 2.0 * t * t * t;
+}
+
+double vbc_sph_dW(const vbc_sph_kernel *k, double r) {
+  const double q = r / k->H;
+  if (q >= 1.0) return 0.0;
+  const double s = k->sigma / k->H, t = 1.0 - q;
+  if (k->type == VBC_SPH_WENDLAND_C2) return -20.0 * s * q * t * t * t;
   if (q <= 0.5) return s * (18.0 * q * q - 12.0 * q);
-  double t = 1.0 - q;
   return -6.0 * s * t * t;
 }
 
-vbc_vec vbc_sph_gradW(vbc_vec rij, double r, double support, int dim) {
+vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r) {
   if (r <= 0.0) return vbc_vec_zero();
-  return vbc_vec_scale(rij, vbc_sph_dW(r, support, dim) / r);
+  return vbc_vec_scale(rij, vbc_sph_dW(k, r) / r);
 }

@@ -2,9 +2,15 @@
  *
  * MPS (Miyamoto & Koshizuka): w(r) = (1 - r/r_e)^2 for r < r_e (eq. 3), chosen because w' is
  * continuous at r_e; the smoothing weight w_smooth(r) = (r_e^2 - r^2)^3 (eq. 43).
- * SPH: the cubic B-spline (Monaghan 1992) written with its *support radius* H (W = 0 for r >= H;
- * the classic smoothing length is H/2), normalised in 2D (40/(7 pi H^2)) and 3D (8/(pi H^3)).
- * It is the kernel IISPH is usually run with; later SPH modules choose H relative to l. */
+ * SPH (vbc_sph_kernel, chosen by fluid.sph_kernel, support H = fluid.sph_support_over_l * l):
+ *   cubic_spline — the cubic B-spline (Monaghan 1992) written with its *support radius* H (W = 0
+ *     for r >= H; the classic smoothing length is H/2), normalised in 2D (40/(7 pi H^2)) and 3D
+ *     (8/(pi H^3)); the kernel IISPH is usually run with;
+ *   wendland_c2 — Wendland's C2 function W = sigma (1 - q)^4 (1 + 4 q), q = r/H, sigma = 7/(pi H^2)
+ *     in 2D and 21/(2 pi H^3) in 3D (Dehnen & Aly 2012, their H). Its Fourier transform is
+ *     positive, and on the square and simple cubic lattices vbc fills its scenes with it stays
+ *     stable under pressure at H = 2 l, where the cubic spline's lattice buckles (docs/iisph.md,
+ *     "Kernel and lattice"; tests/test_kernel.c). */
 #ifndef VBC_KERNEL_H
 #define VBC_KERNEL_H
 
@@ -28,10 +34,21 @@ static inline double vbc_smooth_w(double r, double re) {
   return s * s * s;
 }
 
-double vbc_sph_sigma(double support, int dim);
-double vbc_sph_W(double r, double support, int dim);
-double vbc_sph_dW(double r, double support, int dim); /* dW/dr */
+typedef enum vbc_sph_kernel_type { VBC_SPH_CUBIC_SPLINE, VBC_SPH_WENDLAND_C2 } vbc_sph_kernel_type;
+
+typedef struct vbc_sph_kernel {
+  vbc_sph_kernel_type type;
+  int dim;
+  double H;     /* support radius */
+  double sigma; /* normalisation */
+} vbc_sph_kernel;
+
+vbc_sph_kernel vbc_sph_kernel_make(vbc_sph_kernel_type type, double H, int dim);
+/* The type named `name` ("cubic_spline", "wendland_c2"); -1 when there is none. */
+int vbc_sph_kernel_parse(const char *name);
+double vbc_sph_W(const vbc_sph_kernel *k, double r);
+double vbc_sph_dW(const vbc_sph_kernel *k, double r); /* dW/dr */
 /* grad_i W(|r_i - r_j|): rij = r_i - r_j, r = |rij|. Zero for r = 0. */
-vbc_vec vbc_sph_gradW(vbc_vec rij, double r, double support, int dim);
+vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r);
 
 #endif

@@ -53,9 +53,9 @@ static int load_time(vbc_jctx *c, vbc_scene *s, cJSON *root) {
 
 static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"density", "viscosity", "re_over_l", "sph_support_over_l",
-                                     "xsph", "viscosity_model", NULL};
+                                     "sph_kernel", "xsph", "viscosity_model", NULL};
   cJSON *f = vbc_json_object(c, root, "", "fluid", 0);
-  const char *model;
+  const char *model, *kernel;
   if (f == NULL || vbc_json_check_keys(c, f, "fluid", keys)) return c->err->code;
   if (vbc_json_number(c, f, "fluid", "density", 1000.0, 0.0, 1, INFINITY, &s->density) ||
       vbc_json_number(c, f, "fluid", "viscosity", 0.0, 0.0, 0, INFINITY, &s->viscosity) ||
@@ -63,8 +63,15 @@ static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
       vbc_json_number(c, f, "fluid", "sph_support_over_l", 2.0, 1.0, 0, 4.0,
                       &s->sph_support_over_l) ||
       vbc_json_number(c, f, "fluid", "xsph", 0.0, 0.0, 0, 1.0, &s->xsph) ||
-      vbc_json_string(c, f, "fluid", "viscosity_model", "mps", &model))
+      vbc_json_string(c, f, "fluid", "viscosity_model", "mps", &model) ||
+      vbc_json_string(c, f, "fluid", "sph_kernel", "cubic_spline", &kernel))
     return c->err->code;
+  const int k = vbc_sph_kernel_parse(kernel);
+  if (k < 0)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: fluid.sph_kernel: expected one of \"cubic_spline\", \"wendland_c2\", "
+                         "got \"%s\"", c->file, kernel);
+  s->sph_kernel = (vbc_sph_kernel_type)k;
   if (strcmp(model, "mps") == 0) {
     s->viscosity_model = VBC_VISCOSITY_MPS;
   } else if (strcmp(model, "sph") == 0) {

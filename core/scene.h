@@ -8,6 +8,7 @@
 
 #include "core/body.h"
 #include "core/error.h"
+#include "core/kernel.h"
 #include "core/vec.h"
 
 struct vbc_block_type;
@@ -71,7 +72,7 @@ typedef struct vbc_body_spec {
 /* fluid.viscosity_model: the discrete Laplacian of the explicit viscous term. */
 typedef enum vbc_viscosity_model {
   VBC_VISCOSITY_MPS, /* Koshizuka & Oka's MPS Laplacian (core/viscosity.h) */
-  VBC_VISCOSITY_SPH  /* Monaghan's SPH form with the cubic spline (core/viscosity_sph.h) */
+  VBC_VISCOSITY_SPH  /* Morris et al.'s SPH form with the SPH kernel (core/viscosity_sph.h) */
 } vbc_viscosity_model;
 
 typedef struct vbc_scene {
@@ -83,7 +84,8 @@ typedef struct vbc_scene {
   double dt, t_end, output_interval;
   vbc_vec gravity;
   double density, viscosity, re_over_l;
-  double sph_support_over_l; /* support H / l of the SPH cubic spline (sph_density, XSPH) */
+  double sph_support_over_l; /* support H / l of the SPH kernel (sph_density, XSPH) */
+  vbc_sph_kernel_type sph_kernel;
   double xsph;               /* XSPH factor alpha in [0, 1] (core/viscosity_sph.h); 0: off */
   vbc_viscosity_model viscosity_model; /* which Laplacian `viscosity` uses */
   int has_domain;

@@ -102,16 +102,17 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sys->density = scene->density;
   sys->fluid_mass = scene->density * pow(scene->spacing, scene->dim);
   sys->re = scene->re_over_l * scene->spacing;
-  sys->sph_support = scene->sph_support_over_l * scene->spacing;
+  sys->sph = vbc_sph_kernel_make(scene->sph_kernel, scene->sph_support_over_l * scene->spacing,
+                                 scene->dim);
   sys->particles = &sim->particles;
   sys->grid = &sim->grid;
   sys->nbrs = &sim->nbrs;
   sim->mps = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
   sim->support = sys->re;
-  /* the SPH explicit terms sum over the spline's support H (couplers raise it further) */
+  /* the SPH explicit terms sum over the kernel's support H (couplers raise it further) */
   if (scene->xsph > 0.0 ||
       (scene->viscosity > 0.0 && scene->viscosity_model == VBC_VISCOSITY_SPH))
-    sim->support = fmax(sim->support, sys->sph_support);
+    sim->support = fmax(sim->support, sys->sph.H);
   if (scene->has_domain) {
     sim->domain_min = scene->domain_min;
     sim->domain_max = scene->domain_max;

@@ -21,7 +21,7 @@
  *     [2 l, 4 l] in 2D and 3D (tests/test_viscosity_sph.c), equals nu lap v also where div v != 0,
  *     and is the form validated on Couette and Poiseuille flow. Its cost: the pair force is along
  *     v_ij, so it conserves linear but not angular momentum.
- *   - eta = 0.1 h with the *smoothing length* h = H / 2 of this spline (Morris's eta^2 = 0.01 h^2),
+ *   - eta = 0.1 h with the *smoothing length* h = H / 2 of the kernel (Morris's eta^2 = 0.01 h^2),
  *     i.e. eta^2 = 0.0025 H^2. It only keeps coincident particles finite; SPlisHSPlasH's
  *     0.01 H^2 is four times larger and biases the sum (at r = l, H = 4 l it takes 14 % off the
  *     nearest neighbours): measured on the lattice, u_x = y^2, 2D, H = 2 l / 3 l / 4 l:
@@ -48,7 +48,7 @@
 void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const double H = sys->sph_support;
+  const vbc_sph_kernel *k = &sys->sph;
   const double coef = alpha / sys->dt * pow(sys->spacing, sys->dim);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
@@ -57,7 +57,7 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       if (p->kind[j] != VBC_FLUID) continue;
-      a = vbc_vec_axpy(a, vbc_sph_W(nb->dist[q], H, sys->dim), vbc_vec_sub(p->vel[j], p->vel[i]));
+      a = vbc_vec_axpy(a, vbc_sph_W(k, nb->dist[q]), vbc_vec_sub(p->vel[j], p->vel[i]));
     }
     acc[i] = vbc_vec_axpy(acc[i], coef, a);
   }
@@ -66,7 +66,8 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
 void vbc_sph_viscosity_add(const vbc_system *sys, double nu, vbc_vec *acc) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const double H = sys->sph_support;
+  const vbc_sph_kernel *k = &sys->sph;
+  const double H = k->H;
   const double eta2 = 0.0025 * H * H; /* (0.1 h)^2, h = H / 2 */
   const double coef = 2.0 * nu * pow(sys->spacing, sys->dim);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
@@ -77,7 +78,7 @@ void vbc_sph_viscosity_add(const vbc_system *sys, double nu, vbc_vec *acc) {
       size_t j = nb->index[q];
       double r = nb->dist[q];
       /* x_ij . grad_i W_ij = r dW/dr (<= 0), so the sum pulls v_i towards its neighbours */
-      double f = r * vbc_sph_dW(r, H, sys->dim) / (r * r + eta2);
+      double f = r * vbc_sph_dW(k, r) / (r * r + eta2);
       if (f != 0.0) a = vbc_vec_axpy(a, f, vbc_vec_sub(p->vel[i], vbc_system_velocity(sys, j)));
     }
     acc[i] = vbc_vec_axpy(acc[i], coef, a);

@@ -7,7 +7,7 @@
  *     a_i = 2 nu sum_j V_j (x_ij . grad_i W_ij) / (|x_ij|^2 + eta^2) (v_i - v_j),
  *     x_ij = x_i - x_j, eta = 0.1 (H / 2), j every neighbour (fluid, wall, rigid).
  *
- * W is the cubic spline of core/kernel.h with support H = sys->sph_support, V_j = l^d for every
+ * W is the SPH kernel of core/kernel.h (sys->sph: fluid.sph_kernel, support H), V_j = l^d for every
  * particle, h = sys->dt. Choices and reasons are in viscosity_sph.c. Both *add* to acc (so that
  * they combine with each other and with the MPS Laplacian) and touch fluid particles only; the
  * neighbour lists must reach H. */

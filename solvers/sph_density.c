@@ -1,10 +1,18 @@
 /* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, papers/ihmsen-iisph-notes
  * steps 2-3, 6, 8-10; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
  *
- * Kernel: the cubic spline of core/kernel.h with support H = fluid.sph_support_over_l * l (default
- * 2 l, i.e. smoothing length l, the usual IISPH set-up; shared with the SPH explicit terms).
+ * Kernel: fluid.sph_kernel of core/kernel.h — the cubic spline (default, the usual IISPH set-up)
+ * or Wendland C2 — with support H = fluid.sph_support_over_l * l (default 2 l, i.e. smoothing
+ * length l; shared with the SPH explicit terms). The cubic spline's square lattice buckles under
+ * pressure at H = 2 l (a hydrostatic tank at rest starts moving after 0.4 s), Wendland C2's does
+ * not (docs/iisph.md, "Kernel and lattice").
  * Every particle j has a volume V_j: V = l^d / S for fluid, S the kernel's sum over the ideal
- * lattice (lattice_volume), and for a boundary (wall or rigid) particle either the same V or, with
+ * lattice (lattice_volume), and the kernel gradient is calibrated on the same lattice: grad W is
+ * scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (lattice_gradient_scale), so that the block's
+ * divergence of a linear velocity field, and its pressure gradient of a linear pressure field,
+ * are exact there (MPS calibrates n0 and lambda the same way). M = 1.012 for the cubic spline and
+ * 0.941 for Wendland C2 at H = 2 l: uncalibrated, the hydrostatic pressure came out 6 % high
+ * with Wendland. For a boundary (wall or rigid) particle V is either the same V or, with
  * akinci_volumes, Akinci's V_k = 1 / sum_l W_kl over the boundary particles l within H (self
  * included), Psi_k = rho0 V_k (the notes' boundary section). The density of particle i (notes step
  * 2, with the boundary sum):
@@ -30,7 +38,12 @@
  * finite difference of rho*_i in p_i), and a relaxed Jacobi iteration on these rows is step 10.
  *
  * Choices: the source term corrects the whole density error in one step (alpha = 1, as IISPH);
- * the pressure starts from zero unless warm_start; the PGS sweep is serial, in row order. The
+ * the pressure starts from zero unless warm_start, and then from half the previous step's
+ * (warm_start_factor 0.5, Ihmsen et al. 2014 and SPlisHSPlasH): a solve stopped early on the
+ * density error after a full warm start integrates the pressure from step to step, an integral
+ * controller on an undamped column, and the hydrostatic tank under relaxed Jacobi then gains
+ * energy (kinetic energy 4-9 J within 0.1 s against 0.4-0.9 J from half); the PGS sweep
+ * is serial, in row order. The
  * smoothed pressure is the Shepard average sum_j V_j p_j W_ij / sum_j V_j W_ij over particles with
  * rows. Boundary volumes: vbc's walls and bodies are filled with particles on the fluid's
  * lattice, where Akinci's V_k, made for one-layer surface samplings, overcounts: a fluid particle
@@ -58,9 +71,11 @@
 #include "solvers/solvers.h"
 
 typedef struct sph_state {
-  double H;        /* kernel support */
+  vbc_sph_kernel k; /* the kernel (sys->sph) */
+  double grad_scale; /* 1/M: the kernel gradient calibrated on the lattice */
   double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
   int warm_start, akinci_volumes, wall_pressure;
+  double warm_start_factor;
   size_t cap_particles, cap_pairs, cap_rows;
   long *row_of;        /* per particle: its row or -1 */
   uint32_t *particle_of; /* per row */
@@ -72,7 +87,9 @@ typedef struct sph_state {
 
 static const vbc_param_spec sph_params[] = {
     {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
-     "start each solve from the previous step's pressure instead of zero"},
+     "start each solve from warm_start_factor times the previous step's pressure instead of zero"},
+    {"warm_start_factor", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 0,
+     "share of the previous pressure a warm start begins from (0.5: Ihmsen et al. 2014)"},
     {"akinci_volumes", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "boundary volumes V_k = 1 / sum_l W_kl (Akinci 2012); false: l^d, exact for walls and "
      "bodies filled with particles on the fluid lattice"},
@@ -86,27 +103,43 @@ static const vbc_param_spec sph_params[] = {
  * from the same lattice (Miyamoto eq. 6). With V = l^d the lattice density is rho0 S (S = 1.0009
  * in 2D at H = 2 l), and IISPH's full one-step correction of that offset (alpha = 1) makes a tank of
  * water at rest expand by 0.09 % in its first step: 0.3 m/s at the edges of a 0.6 m column. */
-static double lattice_volume(int dim, double l, double H) {
-  const int n = (int)ceil(H / l);
+static double lattice_volume(const vbc_sph_kernel *kern, double l) {
+  const int n = (int)ceil(kern->H / l), dim = kern->dim;
   const double cell = pow(l, dim);
   double sum = 0.0;
   for (int i = -n; i <= n; ++i)
     for (int j = -n; j <= n; ++j)
       for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k)
-        sum += cell * vbc_sph_W(l * sqrt((double)(i * i + j * j + k * k)), H, dim);
+        sum += cell * vbc_sph_W(kern, l * sqrt((double)(i * i + j * j + k * k)));
   return cell / sum;
+}
+
+/* 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j over the ideal lattice (the same along every axis by
+ * its symmetry): sum_j V p_j grad W_ij of p = G x at a lattice point is G M in x. */
+static double lattice_gradient_scale(const vbc_sph_kernel *kern, double l, double V) {
+  const int n = (int)ceil(kern->H / l), dim = kern->dim;
+  double M = 0.0;
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k) {
+        const double r = l * sqrt((double)(i * i + j * j + k * k)), x = l * i;
+        if (r > 0.0) M -= V * x * x * vbc_sph_dW(kern, r) / r;
+      }
+  return 1.0 / M;
 }
 
 static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *support,
                        vbc_error *err) {
   sph_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
-  s->H = sys->sph_support;
-  s->cell = lattice_volume(sys->dim, sys->spacing, s->H);
+  s->k = sys->sph;
+  s->cell = lattice_volume(&s->k, sys->spacing);
+  s->grad_scale = lattice_gradient_scale(&s->k, sys->spacing, s->cell);
   s->warm_start = vbc_param_bool(params, sph_params, "warm_start");
+  s->warm_start_factor = vbc_param_number(params, sph_params, "warm_start_factor");
   s->akinci_volumes = vbc_param_bool(params, sph_params, "akinci_volumes");
   s->wall_pressure = vbc_param_bool(params, sph_params, "wall_pressure");
-  *support = s->H;
+  *support = s->k.H;
   return s;
 }
 
@@ -158,7 +191,7 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
 static void volumes(sph_state *s, const vbc_system *sys) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const double cell = s->cell, w0 = vbc_sph_W(0.0, s->H, sys->dim);
+  const double cell = s->cell, w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
@@ -167,7 +200,7 @@ static void volumes(sph_state *s, const vbc_system *sys) {
     }
     double sum = w0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      if (p->kind[nb->index[q]] != VBC_FLUID) sum += vbc_sph_W(nb->dist[q], s->H, sys->dim);
+      if (p->kind[nb->index[q]] != VBC_FLUID) sum += vbc_sph_W(&s->k, nb->dist[q]);
     s->volume[i] = 1.0 / sum;
   }
 }
@@ -199,7 +232,6 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   sph_state *s = state;
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const int dim = sys->dim;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
   size_t nrows = 0;
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i) ? (long)nrows++ : -1;
@@ -207,7 +239,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   for (size_t i = 0; i < p->n; ++i)
     if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
   volumes(s, sys);
-  const double rho0 = sys->density, w0 = vbc_sph_W(0.0, s->H, dim);
+  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
@@ -215,9 +247,10 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     vbc_vec g = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
-      vbc_vec gw = vbc_sph_gradW(vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q], s->H, dim);
+      vbc_vec gw = vbc_vec_scale(
+          vbc_sph_gradW(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q]), s->grad_scale);
       s->grad[q] = gw;
-      vol += s->volume[j] * vbc_sph_W(nb->dist[q], s->H, dim);
+      vol += s->volume[j] * vbc_sph_W(&s->k, nb->dist[q]);
       g = vbc_vec_axpy(g, s->volume[j], gw);
       double c = rho0 * s->volume[j];
       diag_j += vbc_system_inv_mass(sys, j) * c * c * vbc_vec_norm2(gw);
@@ -231,7 +264,9 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     rows->lo[r] = 0.0;
     rows->hi[r] = INFINITY;
     rows->impulse[r] =
-        s->warm_start ? sys->dt * pressure_mass(s, sys, i) * p->pressure[i] / (rho * rho) : 0.0;
+        s->warm_start ? s->warm_start_factor * sys->dt * pressure_mass(s, sys, i) * p->pressure[i] /
+                            (rho * rho)
+                      : 0.0;
   }
   return VBC_OK;
 }
@@ -342,7 +377,6 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const sph_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const int dim = sys->dim;
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
@@ -350,7 +384,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     p->pressure[i] =
         r >= 0 ? rows->impulse[r] * rho * rho / (pressure_mass(s, sys, i) * sys->dt) : 0.0;
   }
-  const double w0 = vbc_sph_W(0.0, s->H, dim);
+  const double w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (s->row_of[i] < 0) {
@@ -361,7 +395,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       if (s->row_of[j] < 0) continue;
-      double w = s->volume[j] * vbc_sph_W(nb->dist[q], s->H, dim);
+      double w = s->volume[j] * vbc_sph_W(&s->k, nb->dist[q]);
       num += w * p->pressure[j];
       den += w;
     }

@@ -28,7 +28,8 @@ static const double L = 0.02, DT = 0.001, RHO0 = 1000.0, H = 2.0 * 0.02;
 /* Fluid on the lattice of spacing L in [0, nx L] x [0, ny L], in a tank of `layers` wall layers
  * (none for 0), every particle at rest; then the block's rows, with Akinci's boundary volumes or
  * with l^d. */
-static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci, int walls) {
+static void setup_kernel(fixture *f, int nx, int ny, int layers, int akinci, int walls,
+                         vbc_sph_kernel_type kernel) {
   vbc_error err = {0};
   memset(f, 0, sizeof *f);
   vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_make(nx * L, ny * L, 0);
@@ -37,7 +38,8 @@ static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci, in
     cr_assert_eq(vbc_generate_tank(&f->p, 2, L, lo, vbc_vec_make(nx * L, (ny + 4) * L, 0),
                                    layers, 0, &err), 0);
   f->sys = (vbc_system){.dim = 2, .dt = DT, .spacing = L, .density = RHO0,
-                        .fluid_mass = RHO0 * L * L, .re = H, .sph_support = H, .particles = &f->p,
+                        .fluid_mass = RHO0 * L * L, .re = H,
+                        .sph = vbc_sph_kernel_make(kernel, H, 2), .particles = &f->p,
                         .grid = &f->grid, .nbrs = &f->nbrs};
   cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 2, H, &err), 0);
   cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
@@ -48,6 +50,10 @@ static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci, in
                0, "%s", err.message);
   cJSON_Delete(params);
   cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+}
+
+static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci, int walls) {
+  setup_kernel(f, nx, ny, layers, akinci, walls, VBC_SPH_CUBIC_SPLINE);
 }
 
 static void setup(fixture *f, int nx, int ny, int layers) {
@@ -100,19 +106,44 @@ Test(sph_density, akinci_boundary_next_to_a_flat_wall) {
 
 /* The SPH volume of a fluid particle: l^2 over the kernel's sum on the ideal square lattice, so
  * that the interior density is rho0 exactly (an independent evaluation of the block's choice). */
-static double fluid_volume(void) {
+static double fluid_volume_of(vbc_sph_kernel_type type) {
+  const vbc_sph_kernel k = vbc_sph_kernel_make(type, H, 2);
   double sum = 0.0;
   for (int a = -3; a <= 3; ++a)
-    for (int b = -3; b <= 3; ++b) sum += L * L * vbc_sph_W(L * sqrt(a * a + b * b), H, 2);
+    for (int b = -3; b <= 3; ++b) sum += L * L * vbc_sph_W(&k, L * sqrt(a * a + b * b));
   return L * L / sum;
 }
 
-/* rho*_i = rho_i + h rho0 sum_j V (v_i - v_j) . grad W_ij for a patch of fluid without walls. */
+static double fluid_volume(void) { return fluid_volume_of(VBC_SPH_CUBIC_SPLINE); }
+
+/* The block's kernel gradient is grad W / M, M = sum_j V y_j (-y_j W'(r_j) / r_j) on the lattice:
+ * the y derivative its sum gives of p = y (independent evaluation). */
+static double gradient_scale_of(vbc_sph_kernel_type type) {
+  const vbc_sph_kernel k = vbc_sph_kernel_make(type, H, 2);
+  double M = 0.0;
+  for (int a = -3; a <= 3; ++a)
+    for (int b = -3; b <= 3; ++b) {
+      const double r = L * sqrt(a * a + b * b), y = b * L;
+      if (r > 0.0) M += fluid_volume_of(type) * y * (-y * vbc_sph_dW(&k, r) / r);
+    }
+  return 1.0 / M;
+}
+
+/* the block's kernel gradient between particles i and j of the fixture (cubic spline) */
+static vbc_vec block_gradient(const fixture *f, size_t i, size_t q) {
+  const vbc_sph_kernel k = vbc_sph_kernel_make(VBC_SPH_CUBIC_SPLINE, H, 2);
+  const vbc_vec rij = vbc_vec_sub(f->p.pos[i], f->p.pos[f->nbrs.index[q]]);
+  return vbc_vec_scale(vbc_sph_gradW(&k, rij, f->nbrs.dist[q]),
+                       gradient_scale_of(VBC_SPH_CUBIC_SPLINE));
+}
+
+/* rho*_i = rho_i + h rho0 sum_j V (v_i - v_j) . grad W_ij for a patch of fluid without walls, with
+ * the block's calibrated gradient. */
 static double predicted_density(const fixture *f, size_t i, double rho_i) {
   double rate = 0.0;
   for (size_t q = f->nbrs.start[i]; q < f->nbrs.start[i + 1]; ++q) {
     size_t j = f->nbrs.index[q];
-    vbc_vec gw = vbc_sph_gradW(vbc_vec_sub(f->p.pos[i], f->p.pos[j]), f->nbrs.dist[q], H, 2);
+    vbc_vec gw = block_gradient(f, i, q);
     rate += RHO0 * fluid_volume() * vbc_vec_dot(vbc_vec_sub(f->p.vel[i], f->p.vel[j]), gw);
   }
   return rho_i + DT * rate;
@@ -131,8 +162,7 @@ Test(sph_density, diagonal_is_iisph_a_ii_and_the_density_derivative) {
   double s2 = 0.0;
   vbc_vec s = vbc_vec_zero();
   for (size_t q = f.nbrs.start[i]; q < f.nbrs.start[i + 1]; ++q) {
-    vbc_vec gw = vbc_sph_gradW(vbc_vec_sub(f.p.pos[i], f.p.pos[f.nbrs.index[q]]), f.nbrs.dist[q],
-                               H, 2);
+    vbc_vec gw = block_gradient(&f, i, q);
     s2 += m * m * vbc_vec_norm2(gw);
     s = vbc_vec_axpy(s, m, gw);
   }
@@ -149,6 +179,30 @@ Test(sph_density, diagonal_is_iisph_a_ii_and_the_density_derivative) {
                "d rho*/d p = %g, h a_ii = %g", (after - before) / eps, DT * a_ii);
   free(d);
   teardown(&f);
+}
+
+/* The calibrated gradient: impulses standing for p = G y on an interior patch give an interior
+ * particle dv = -h grad p / rho exactly, with either kernel (uncalibrated: G M, M = 1.012 for the
+ * cubic spline and 0.941 for Wendland C2 at H = 2 l). */
+Test(sph_density, pressure_gradient_of_a_linear_field_is_exact_on_the_lattice) {
+  const vbc_sph_kernel_type types[] = {VBC_SPH_CUBIC_SPLINE, VBC_SPH_WENDLAND_C2};
+  const double G = 5000.0; /* Pa/m */
+  for (int t = 0; t < 2; ++t) {
+    fixture f;
+    setup_kernel(&f, 11, 11, 0, 0, 0, types[t]);
+    const double M = RHO0 * L * L; /* the mass the velocity answers to */
+    double *d = calloc(f.block.rows.n, sizeof *d);
+    for (size_t r = 0; r < f.block.rows.n; ++r) /* no walls: row r is particle r */
+      d[r] = DT * M * G * f.p.pos[r].y / (RHO0 * RHO0);
+    const size_t i = particle_at(&f, 5.5 * L, 5.5 * L);
+    f.block.type->apply(f.block.state, &f.sys, &f.block.rows, d);
+    cr_assert_float_eq(f.p.vel[i].y, -DT * G / RHO0, 1e-12 * DT * G / RHO0, "kernel %d: %.17g",
+                       t, f.p.vel[i].y);
+    cr_assert_lt(fabs(f.p.vel[i].x), 1e-12 * DT * G / RHO0);
+    cr_log_info("kernel %d: 1/M = %.6f", t, gradient_scale_of(types[t]));
+    free(d);
+    teardown(&f);
+  }
 }
 
 /* The residual pass is b - J v with J the assembled Jacobian, and apply is M^-1 J^T. */

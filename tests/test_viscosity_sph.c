@@ -37,13 +37,14 @@ static void fluid_box(fixture *f, int dim, double H_over_l) {
   cr_assert_eq(vbc_generate_fluid_box(&f->p, dim, L, vbc_vec_zero(), hi, vbc_vec_zero(), 0, &err),
                0);
   f->sys = (vbc_system){.dim = dim, .dt = 1e-3, .spacing = L, .re = 2.1 * L,
-                        .sph_support = H_over_l * L, .particles = &f->p};
+                        .sph = vbc_sph_kernel_make(VBC_SPH_CUBIC_SPLINE, H_over_l * L, dim),
+                        .particles = &f->p};
 }
 
 /* Neighbour lists of radius H; acc zeroed. Call after adding every particle. */
 static void build(fixture *f) {
   vbc_error err = {0};
-  const double H = f->sys.sph_support;
+  const double H = f->sys.sph.H;
   cr_assert_eq(vbc_grid_build(&f->g, f->p.pos, f->p.n, f->sys.dim, H, &err), 0);
   cr_assert_eq(vbc_neighbors_build(&f->nb, &f->g, f->p.pos, H, &err), 0);
   f->sys.grid = &f->g;
@@ -96,13 +97,14 @@ Test(xsph, leaves_a_uniform_field_unchanged) {
 /* sum of l^d W(|k| l) over lattice offsets k with odd k_x + k_y [+ k_z]: the neighbours of the
  * other colour of a checkerboard (2D, H = 2 l: the 4 at r = l; 3D also the 8 at sqrt 3 l). */
 static double other_colour_weight(int dim, double H) {
+  const vbc_sph_kernel k = vbc_sph_kernel_make(VBC_SPH_CUBIC_SPLINE, H, dim);
   double sum = 0.0;
   const int K = (int)ceil(H / L);
   for (int a = -K; a <= K; ++a)
     for (int b = -K; b <= K; ++b)
       for (int c = dim == 3 ? -K : 0; c <= (dim == 3 ? K : 0); ++c)
         if ((a + b + c) % 2 != 0)
-          sum += pow(L, dim) * vbc_sph_W(L * sqrt(a * a + b * b + c * c), H, dim);
+          sum += pow(L, dim) * vbc_sph_W(&k, L * sqrt(a * a + b * b + c * c));
   return sum;
 }
 
@@ -123,7 +125,7 @@ Test(xsph, damps_a_checkerboard_towards_the_mean) {
       f.p.vel[i] = vbc_vec_axpy(m, k % 2 ? -1.0 : 1.0, d);
     }
     vbc_xsph_add(&f.sys, alpha, f.acc);
-    const double factor = 1.0 - 2.0 * alpha * other_colour_weight(dim, f.sys.sph_support);
+    const double factor = 1.0 - 2.0 * alpha * other_colour_weight(dim, f.sys.sph.H);
     cr_log_info("checkerboard: dim %d, alpha %g: factor %.4f", dim, alpha, factor);
     cr_assert(factor > 0.0 && factor < 0.6, "dim %d: factor %g", dim, factor);
     vbc_vec total = vbc_vec_zero();
@@ -174,7 +176,7 @@ static double max_error(const fixture *f, vbc_vec expect, size_t *count) {
   double worst = 0.0;
   *count = 0;
   for (size_t i = 0; i < f->p.n; ++i) {
-    if (f->p.kind[i] != VBC_FLUID || !interior(f, i, f->sys.sph_support / L + 0.5)) continue;
+    if (f->p.kind[i] != VBC_FLUID || !interior(f, i, f->sys.sph.H / L + 0.5)) continue;
     worst = fmax(worst, vbc_vec_norm(vbc_vec_sub(f->acc[i], expect)));
     ++*count;
   }
@@ -261,7 +263,7 @@ Test(sph_viscosity, walls_are_no_slip_and_bodies_count_with_their_velocity) {
   for (size_t i = 0; i < w.p.n; ++i) {
     if (w.p.kind[i] != VBC_FLUID) continue;
     vbc_vec x = w.p.pos[i];
-    if (x.y > w.sys.sph_support) { /* beyond the walls' reach */
+    if (x.y > w.sys.sph.H) { /* beyond the walls' reach */
       cr_assert(vbc_vec_norm(aw[i]) == 0.0 && vbc_vec_norm(ar[i]) == 0.0, "particle %zu", i);
       continue;
     }
@@ -281,7 +283,7 @@ Test(sph_viscosity, walls_are_no_slip_and_bodies_count_with_their_velocity) {
 
 /* ---- scene keys (base_scene: tests/support.c) ---- */
 
-Test(scene, bad_viscosity_model_and_xsph_name_their_path) {
+Test(scene, bad_viscosity_model_xsph_and_kernel_name_their_path) {
   expect_bad_input("bad_visc", base_scene, SETS("fluid.viscosity_model=foo"),
                    FRAGMENTS("fluid.viscosity_model", "\"mps\"", "\"sph\"", "foo"));
   expect_bad_input("bad_visc", base_scene, SETS("fluid.viscosity_model=1"),
@@ -289,6 +291,11 @@ Test(scene, bad_viscosity_model_and_xsph_name_their_path) {
   expect_bad_input("bad_visc", base_scene, SETS("fluid.xsph=2"),
                    FRAGMENTS("fluid.xsph", "[0, 1]", "2"));
   expect_bad_input("bad_visc", base_scene, SETS("fluid.xsph=-0.1"), FRAGMENTS("fluid.xsph"));
+  expect_bad_input("bad_kernel", base_scene, SETS("fluid.sph_kernel=wendland"),
+                   FRAGMENTS("fluid.sph_kernel", "\"cubic_spline\"", "\"wendland_c2\"",
+                             "wendland"));
+  expect_bad_input("bad_kernel", base_scene, SETS("fluid.sph_kernel=2"),
+                   FRAGMENTS("fluid.sph_kernel", "a string"));
 }
 
 /* The neighbour radius: r_e alone, H when an SPH term is on (r_e = 2.1 l < H = 3 l). */
