@@ -11,15 +11,16 @@
 
 #include "support.h"
 
-/* Water at rest in the tank of Miyamoto §5.2 (l = 0.02), SPH density rows with boundary rows,
- * converged by PGS, no contact rows (akinci). Measured: smoothed pressure error 0.019 after
- * 0.05 s (raw 0.042; 0.016 after 0.3 s), density deviation 0 to print precision, the tank at
- * rest. 50 steps of about 400 serial PGS sweeps: the slowest test here under the sanitizers. */
+/* Water at rest in the tank of Miyamoto §5.2 (l = 0.02) under IISPH's rows and solver: the scene
+ * as written (strong coupler, Wendland C2, XSPH 0.05) with sph_density + relaxed Jacobi. Measured:
+ * smoothed pressure error 0.018 after 0.1 s (0.013 after 1 s, the issue's check), mean density
+ * deviation 2e-8, 427 Jacobi iterations per step (the contact rows keep the residual test).
+ * With the cubic spline the lattice buckles after 0.4 s (tests/test_kernel.c). */
 Test(iisph_run, hydrostatic_tank_keeps_the_hydrostatic_pressure, .timeout = 600) {
   cJSON *s = run_scene("iisph_hydrostatic", source_path("experiments/scenes/hydrostatic.json"),
-                       SETS("method.coupler=akinci", "method.fluid.constraint=sph_density",
-                            "method.fluid.solver=pgs", "fluid.xsph=0.1", "time.end=0.05"),
-                       5);
+                       SETS("method.fluid.constraint=sph_density", "method.fluid.solver=jacobi",
+                            "time.end=0.1"),
+                       3);
   double perr = json_number(s, "metrics.pressure_error_smoothed");
   double dev = json_number(s, "metrics.mean_density_deviation");
   double surf = json_number(s, "metrics.free_surface_height");
