@@ -9,8 +9,9 @@
  * file's M and q, so every solver is judged by the same measure.
  *
  *   lemke        solvers/lemke.c; status solved, ray, max_pivots or inaccurate.
- *   pgs, jacobi  the lcp_csr block (below) under vbc_solve with the solver's
- *                default parameters (--omega W sets the relaxation); they iterate until error <= T, checked after chunks of at
+ *   pgs, jacobi  the lcp_matrix block (solvers/lcp_matrix.h) under vbc_solve with the
+ *                solver's default parameters (--omega W sets the relaxation); they iterate
+ *                until error <= T, checked after chunks of at
  *                most a tenth of the iterations made so far (at least 10), or until
  *                --max-iterations: status solved or max_iterations (diverged if the residual
  *                becomes non-finite).
@@ -30,12 +31,8 @@
  * last empty without --reference) for the start (iteration 0) and every iteration up to 100,
  * then every ~1 % more iterations; seconds is the solve's wall time so far, without the trace.
  *
- * Storage. PGS and Jacobi run on a sparse copy of M (the `lcp_csr` block below: rows for the
- * apply and residual passes, columns for the Gauss-Seidel sweep), so an iteration costs
- * O(nnz), not O(n^2): the LCPs of `vbc run --dump-lcp` have a few dozen entries per row, and a
- * dense sweep at n = 2000 took 18 ms, a sparse one 0.1 ms. The arithmetic is that of the
- * dense lcp_matrix block (solvers/lcp_matrix.c) without its products with zeros (results agree
- * to round-off). */
+ * Storage: the lcp_matrix block keeps M sparse, so an iteration costs O(nnz), not O(n^2) (the LCPs
+ * of `vbc run --dump-lcp` have a few dozen entries per row). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -49,6 +46,7 @@
 #include "core/json_util.h"
 #include "core/progress.h"
 #include "core/registry.h"
+#include "solvers/lcp_matrix.h"
 #include "solvers/lemke.h"
 
 typedef struct lcp_args {
@@ -232,161 +230,6 @@ static int solve_lemke(const lcp_args *a, size_t n, const double *M, const doubl
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* lcp_csr: the file's LCP as a constraint block on a sparse copy of M (head comment). As the
- * dense lcp_matrix block: impulses z, "velocity" y = M z, rows (M z)_k >= b_k = -q_k. */
-
-typedef struct csr_lcp {
-  size_t n;
-  size_t *rstart, *rcol; /* M by rows (n + 1, nnz) */
-  double *rval;
-  size_t *cstart, *crow; /* M by columns, rows ascending */
-  double *cval;
-  double *q, *y;
-} csr_lcp;
-
-static void *csr_alloc(const cJSON *params, const vbc_system *sys, double *support,
-                       vbc_error *err) {
-  (void)params, (void)sys, (void)support;
-  vbc_error_set(err, VBC_EXIT_INPUT, "lcp_csr blocks are made from a matrix, not a scene");
-  return NULL;
-}
-
-static void csr_free(void *state) {
-  csr_lcp *s = state;
-  void *p[] = {s->rstart, s->rcol, s->rval, s->cstart, s->crow, s->cval, s->q, s->y};
-  for (size_t k = 0; k < sizeof p / sizeof *p; ++k) free(p[k]);
-  free(s);
-}
-
-static int csr_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
-  (void)sys;
-  csr_lcp *s = state;
-  if (vbc_rows_resize(rows, s->n, err) != VBC_OK) return err->code;
-  for (size_t k = 0; k < s->n; ++k) {
-    double diag = 0.0;
-    for (size_t e = s->rstart[k]; e < s->rstart[k + 1]; ++e)
-      if (s->rcol[e] == k) diag = s->rval[e];
-    rows->target[k] = -s->q[k];
-    rows->lo[k] = 0.0;
-    rows->hi[k] = INFINITY;
-    rows->diag[k] = diag;
-    rows->impulse[k] = 0.0;
-    s->y[k] = 0.0;
-  }
-  return VBC_OK;
-}
-
-static void csr_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
-                         double *r) {
-  (void)sys;
-  const csr_lcp *s = state;
-  for (size_t k = 0; k < rows->n; ++k) r[k] = rows->target[k] - s->y[k];
-}
-
-/* out[i] = base[i] + (M d)_i */
-static void csr_product(const csr_lcp *s, const double *base, const double *d, double *out) {
-  for (size_t i = 0; i < s->n; ++i) {
-    double acc = 0.0;
-    for (size_t e = s->rstart[i]; e < s->rstart[i + 1]; ++e) acc += s->rval[e] * d[s->rcol[e]];
-    out[i] = base[i] + acc;
-  }
-}
-
-static void csr_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
-  (void)sys, (void)rows;
-  csr_lcp *s = state;
-  csr_product(s, s->y, d, s->y);
-}
-
-static void csr_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
-  (void)sys;
-  csr_lcp *s = state;
-  for (size_t k = 0; k < s->n; ++k) {
-    double a = rows->diag[k];
-    if (a <= 0.0) continue;
-    double lam = rows->impulse[k];
-    double next = vbc_clamp(lam + omega * (rows->target[k] - s->y[k]) / a, rows->lo[k],
-                            rows->hi[k]);
-    double d = next - lam;
-    rows->impulse[k] = next;
-    for (size_t e = s->cstart[k]; e < s->cstart[k + 1]; ++e) s->y[s->crow[e]] += s->cval[e] * d;
-  }
-}
-
-static void csr_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
-  (void)state, (void)sys, (void)rows;
-}
-
-static const vbc_block_type csr_block_type = {
-    .name = "lcp_csr",
-    .summary = "an explicit LCP (M, q) with M sparse: rows (Mz)_k >= -q_k (vbc lcp)",
-    .params = NULL,
-    .alloc = csr_alloc,
-    .free = csr_free,
-    .prepare = csr_prepare,
-    .residual = csr_residual,
-    .apply = csr_apply,
-    .sweep = csr_sweep,
-    .jacobian = NULL,
-    .finish = csr_finish,
-};
-
-/* The nonzeros of the dense M by rows and by columns. */
-static int csr_fill(csr_lcp *s, const double *M, vbc_error *err) {
-  const size_t n = s->n;
-  size_t nnz = 0;
-  for (size_t k = 0; k < n * n; ++k) nnz += M[k] != 0.0;
-  s->rstart = vbc_calloc(n + 1, sizeof *s->rstart, err);
-  s->cstart = vbc_calloc(n + 2, sizeof *s->cstart, err);
-  s->rcol = vbc_calloc(nnz + 1, sizeof *s->rcol, err);
-  s->crow = vbc_calloc(nnz + 1, sizeof *s->crow, err);
-  s->rval = vbc_calloc(nnz + 1, sizeof *s->rval, err);
-  s->cval = vbc_calloc(nnz + 1, sizeof *s->cval, err);
-  if (!s->rstart || !s->cstart || !s->rcol || !s->crow || !s->rval || !s->cval) return err->code;
-  size_t e = 0;
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t j = 0; j < n; ++j)
-      if (M[i * n + j] != 0.0) {
-        s->rcol[e] = j;
-        s->rval[e++] = M[i * n + j];
-        s->cstart[j + 2]++;
-      }
-    s->rstart[i + 1] = e;
-  }
-  for (size_t j = 0; j < n; ++j) s->cstart[j + 2] += s->cstart[j + 1];
-  for (size_t i = 0; i < n; ++i) /* rows ascending within each column */
-    for (size_t e2 = s->rstart[i]; e2 < s->rstart[i + 1]; ++e2) {
-      size_t c = s->cstart[s->rcol[e2] + 1]++;
-      s->crow[c] = i;
-      s->cval[c] = s->rval[e2];
-    }
-  return VBC_OK;
-}
-
-static int csr_block_init(vbc_block *b, size_t n, const double *M, const double *q,
-                          vbc_error *err) {
-  memset(b, 0, sizeof *b);
-  csr_lcp *s = vbc_calloc(1, sizeof *s, err);
-  if (s == NULL) return err->code;
-  s->n = n;
-  s->q = vbc_calloc(n, sizeof *s->q, err);
-  s->y = vbc_calloc(n, sizeof *s->y, err);
-  if (!s->q || !s->y || csr_fill(s, M, err) != VBC_OK) {
-    csr_free(s);
-    return err->code;
-  }
-  memcpy(s->q, q, n * sizeof *q);
-  *b = (vbc_block){.type = &csr_block_type, .state = s, .label = "lcp"};
-  return VBC_OK;
-}
-
-/* w = M z + q for the block's current impulses z. */
-static void csr_w(const vbc_block *b, double *w) {
-  const csr_lcp *s = b->state;
-  csr_product(s, s->q, b->rows.impulse, w);
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* Exact reference and trace (head comment). */
 
 typedef struct lcp_ref {
@@ -452,7 +295,7 @@ static long next_chunk(long done, int tracing) {
   return done / 10 > 10 ? done / 10 : 10;
 }
 
-/* PGS or Jacobi on the lcp_csr block, in chunks of vbc_solve calls (head comment); trace (may
+/* PGS or Jacobi on the lcp_matrix block, in chunks of vbc_solve calls (head comment); trace (may
  * be NULL) gets the rows of --trace. */
 static int iterate_chunks(const lcp_args *a, vbc_block *b, vbc_solver *s, const double *q,
                           double *z, double *w, FILE *trace, const lcp_ref *ref, lcp_outcome *o,
@@ -478,7 +321,7 @@ static int iterate_chunks(const lcp_args *a, vbc_block *b, vbc_solver *s, const 
     }
     o->count += res.iterations;
     memcpy(z, b->rows.impulse, b->rows.n * sizeof *z);
-    csr_w(b, w);
+    vbc_lcp_matrix_w(b, w);
     const double err_now = vbc_lcp_error(b->rows.n, q, z, w);
     solving += vbc_now() - t0;
     if (trace && res.iterations > 0) trace_row(trace, o->count, solving, b->rows.n, q, z, w, ref);
@@ -497,7 +340,7 @@ static int solve_iterative(const lcp_args *a, size_t n, const double *M, const d
                            vbc_error *err) {
   vbc_block b;
   vbc_solver s;
-  if (csr_block_init(&b, n, M, q, err) != VBC_OK) return err->code;
+  if (vbc_lcp_matrix_block_init(&b, n, M, q, err) != VBC_OK) return err->code;
   cJSON *params = cJSON_CreateObject();
   if (params == NULL || (!isnan(a->omega) && !cJSON_AddNumberToObject(params, "omega", a->omega))) {
     cJSON_Delete(params);
@@ -522,7 +365,7 @@ static int solve_iterative(const lcp_args *a, size_t n, const double *M, const d
     trace_row(trace.f, 0, 0.0, n, q, z, w, ref);
   }
   if (rc == VBC_OK) rc = iterate_chunks(a, &b, &s, q, z, w, trace.f, ref, o, err);
-  if (rc == VBC_OK) csr_w(&b, w);
+  if (rc == VBC_OK) vbc_lcp_matrix_w(&b, w);
   if (trace.f) {
     if (rc == VBC_OK) rc = vbc_file_commit(&trace, err);
     else vbc_file_discard(&trace);

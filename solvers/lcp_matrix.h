@@ -3,7 +3,8 @@
  * LCP(M, q): find z >= 0 with w = M z + q >= 0 and z^T w = 0. As a block its impulses are z, its
  * "velocity" is y = M z (kept inside the block), its rows read J_k v = (M z)_k >= b_k = -q_k, and
  * applying dz adds M dz to y. Every solver of the interface therefore runs on a plain matrix
- * problem: the small LCPs with known solutions of the tests, and later LCPs read from files. */
+ * problem: the small LCPs with known solutions of the tests, and the LCP files of `vbc lcp`. M is
+ * stored sparse (lcp_matrix.c). */
 #ifndef VBC_LCP_MATRIX_H
 #define VBC_LCP_MATRIX_H
 
