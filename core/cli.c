@@ -14,6 +14,7 @@
 static const char usage[] =
     "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
     "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
+    "               [--exact-reference]\n"
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
@@ -22,7 +23,8 @@ static const char usage[] =
     "       vbc --help | --version\n"
     "\n"
     "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"
-    "             (step,time,block,iteration,residual,relative_residual,mean_error,seconds)\n"
+    "             (step,time,block,iteration,residual,relative_residual,mean_error,\n"
+    "             reference_error,reference_w_error,seconds)\n"
     "             and (when output.frames is true) frames/*.vtu + frames.pvd into DIR\n"
     "             (default results/<scene name>)\n"
     "  validate   check the scene (with its --set overrides) and set it up without running it\n"
@@ -50,13 +52,19 @@ static const char usage[] =
     "                   write every solve of step STEP (1..steps; step k advances t = (k-1) dt\n"
     "                   to k dt) as the LCP Lemke would solve, z = impulses, w = J v - b, in the\n"
     "                   format of vbc lcp: DIR/stepSSSSSS_solveK_BLOCKS.lcp (docs/lcp.md)\n"
+    "  --exact-reference\n"
+    "                   solve every traced solve (the sampled steps' fluid solve; with\n"
+    "                   --from-state the one step) also with Lemke and write each iterate's\n"
+    "                   |z - z*|/|z*| and |w - w*|/|w* - q| (max norms) as reference_error and\n"
+    "                   reference_w_error in convergence.csv; the results do not change\n"
+    "                   (docs/lcp.md)\n"
     "\n"
     "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error\n";
 
 typedef struct args {
   const char *command, *scene, *out;
   const char *sets[256];
-  int nsets, threads, quiet;
+  int nsets, threads, quiet, exact_reference;
   long dump_step, dump_lcp_step;
   const char *dump_path, *from_state, *dump_lcp_dir;
 } args;
@@ -89,6 +97,8 @@ static int parse(int argc, char **argv, args *a) {
       a->threads = (int)n;
     } else if (strcmp(s, "--quiet") == 0) {
       a->quiet = 1;
+    } else if (strcmp(s, "--exact-reference") == 0) {
+      a->exact_reference = 1;
     } else if (strcmp(s, "--dump-state") == 0) {
       char *end;
       if (i + 2 >= argc) return bad_usage("%s needs STEP and FILE", s);
@@ -151,7 +161,7 @@ static int cmd_run(const args *a) {
                               : isatty(fileno(stderr)) ? VBC_PROGRESS_BAR
                                                        : VBC_PROGRESS_LINES,
                          a->dump_step, a->dump_path, a->from_state,
-                         a->dump_lcp_step, a->dump_lcp_dir};
+                         a->dump_lcp_step, a->dump_lcp_dir, a->exact_reference};
   int rc = vbc_run(&scene, &opt, &err);
   vbc_scene_free(&scene);
   if (rc != 0) {
@@ -191,7 +201,8 @@ int vbc_main(int argc, char **argv) {
     return bad_usage("unknown command '%s'", cmd);
   if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);
   if (strcmp(cmd, "validate") == 0 &&
-      (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir))
+      (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir ||
+       a.exact_reference))
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)
     return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);

@@ -42,6 +42,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/cli.h"
+#include "core/exact_reference.h"
 #include "core/files.h"
 #include "core/json_util.h"
 #include "core/progress.h"
@@ -232,21 +233,9 @@ static int solve_lemke(const lcp_args *a, size_t n, const double *M, const doubl
 /* ------------------------------------------------------------------------------------------ */
 /* Exact reference and trace (head comment). */
 
-typedef struct lcp_ref {
-  double *z, *w;        /* z* from REF; w* = M z* + q */
-  double zscale, wscale; /* max(|z*|_inf, 1e-300), max(|w* - q|_inf, 1e-300) */
-} lcp_ref;
-
-static void ref_free(lcp_ref *r) {
-  free(r->z);
-  free(r->w);
-}
-
-static double max_abs_diff(size_t n, const double *a, const double *b) {
-  double m = 0.0;
-  for (size_t i = 0; i < n; ++i) m = fmax(m, fabs(a[i] - (b ? b[i] : 0.0)));
-  return m;
-}
+/* z* and w* = M z* + q, the scales and the two errors: vbc_lcp_reference (core/exact_reference.h,
+ * shared with vbc run --exact-reference). */
+typedef vbc_lcp_reference lcp_ref;
 
 static int read_reference(const char *path, size_t n, const double *M, const double *q,
                           lcp_ref *r, vbc_error *err) {
@@ -255,15 +244,16 @@ static int read_reference(const char *path, size_t n, const double *M, const dou
   if (root == NULL) return err->code;
   const cJSON *z = cJSON_GetObjectItemCaseSensitive(root, "z");
   int ok = cJSON_IsArray(z) && (size_t)cJSON_GetArraySize(z) == n;
-  r->z = vbc_calloc(n, sizeof *r->z, err);
-  r->w = vbc_calloc(n, sizeof *r->w, err);
-  for (size_t i = 0; ok && r->z && i < n; ++i) {
+  if (vbc_lcp_reference_resize(r, n, err) != VBC_OK) {
+    cJSON_Delete(root);
+    return err->code;
+  }
+  for (size_t i = 0; ok && i < n; ++i) {
     const cJSON *x = cJSON_GetArrayItem(z, (int)i);
     ok = cJSON_IsNumber(x) && isfinite(x->valuedouble);
     if (ok) r->z[i] = x->valuedouble;
   }
   cJSON_Delete(root);
-  if (!r->z || !r->w) return err->code;
   if (!ok)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: expected a JSON object with \"z\", an array "
                          "of %zu finite numbers (vbc lcp --solver lemke prints one)", path, n);
@@ -272,8 +262,7 @@ static int read_reference(const char *path, size_t n, const double *M, const dou
     for (size_t k = 0; k < n; ++k) acc += M[i * n + k] * r->z[k];
     r->w[i] = acc;
   }
-  r->zscale = fmax(max_abs_diff(n, r->z, NULL), 1e-300);
-  r->wscale = fmax(max_abs_diff(n, r->w, q), 1e-300);
+  vbc_lcp_reference_scale(r, q);
   return VBC_OK;
 }
 
@@ -281,10 +270,11 @@ static int read_reference(const char *path, size_t n, const double *M, const dou
 static void trace_row(FILE *f, long it, double seconds, size_t n, const double *q, const double *z,
                       const double *w, const lcp_ref *ref) {
   fprintf(f, "%ld,%.6g,%.6e,", it, seconds, vbc_lcp_error(n, q, z, w));
-  if (ref->z)
-    fprintf(f, "%.6e,%.6e\n", max_abs_diff(n, z, ref->z) / ref->zscale,
-            max_abs_diff(n, w, ref->w) / ref->wscale);
-  else
+  double ez, ew;
+  if (ref->z) {
+    vbc_lcp_reference_errors(ref, z, w, &ez, &ew);
+    fprintf(f, "%.6e,%.6e\n", ez, ew);
+  } else
     fputs(",\n", f);
 }
 
@@ -391,8 +381,10 @@ static int print_result(const lcp_args *a, size_t n, const double *q, const doub
   cJSON_AddNumberToObject(root, "error", vbc_lcp_error(n, q, z, w));
   cJSON_AddNumberToObject(root, "seconds", o->seconds);
   if (ref->z) {
-    cJSON_AddNumberToObject(root, "reference_error", max_abs_diff(n, z, ref->z) / ref->zscale);
-    cJSON_AddNumberToObject(root, "reference_w_error", max_abs_diff(n, w, ref->w) / ref->wscale);
+    double ez, ew;
+    vbc_lcp_reference_errors(ref, z, w, &ez, &ew);
+    cJSON_AddNumberToObject(root, "reference_error", ez);
+    cJSON_AddNumberToObject(root, "reference_w_error", ew);
   }
   cJSON_AddItemToObject(root, "z", vector(z, n));
   cJSON_AddItemToObject(root, "w", vector(w, n));
@@ -442,7 +434,7 @@ int vbc_lcp_main(int argc, char **argv) {
   } else {
     fprintf(stderr, "vbc: %s\n", err.message); /* the message names the file */
   }
-  ref_free(&ref);
+  vbc_lcp_reference_free(&ref);
   free(x);
   return err.code ? err.code : rc;
 }

@@ -118,6 +118,8 @@ void vbc_solve_trace_free(vbc_solve_trace *t) {
   free(t->per_block);
   free(t->error);
   free(t->seconds);
+  free(t->reference_error);
+  free(t->reference_w_error);
   memset(t, 0, sizeof *t);
 }
 
@@ -248,6 +250,12 @@ static int trace_grow(vbc_solve_trace *t, size_t nb, vbc_error *err) {
   double *sec = vbc_realloc(t->seconds, cap, sizeof *sec, err);
   if (sec == NULL) return err->code;
   t->seconds = sec;
+  double *re = vbc_realloc(t->reference_error, cap, sizeof *re, err);
+  if (re == NULL) return err->code;
+  t->reference_error = re;
+  double *rw = vbc_realloc(t->reference_w_error, cap, sizeof *rw, err);
+  if (rw == NULL) return err->code;
+  t->reference_w_error = rw;
   t->cap = cap;
   return VBC_OK;
 }
@@ -261,8 +269,19 @@ static int trace_push(vbc_solve_trace *t, double total, const double *per_block,
   memcpy(t->per_block + t->n * nb, per_block, nb * sizeof *per_block);
   memcpy(t->error + t->n * nb, error, nb * sizeof *error);
   t->seconds[t->n] = seconds;
+  t->reference_error[t->n] = t->reference_w_error[t->n] = NAN;
   t->n++;
   return VBC_OK;
+}
+
+/* The exact reference's measure of the iterate just pushed; returns the seconds it took, which
+ * the trace's clock leaves out. */
+static double trace_reference(vbc_solve_trace *t, const vbc_problem *pb) {
+  if (t == NULL || t->reference.start == NULL || t->n == 0) return 0.0;
+  const double t0 = vbc_now();
+  t->reference.measure(t->reference.ctx, pb, &t->reference_error[t->n - 1],
+                       &t->reference_w_error[t->n - 1]);
+  return vbc_now() - t0;
 }
 
 /* What the stopping test looks at after one residual pass: the residual of the rows it judges
@@ -303,12 +322,15 @@ static int converged(const vbc_solve_control *c, const vbc_solve_result *res, in
  * computes the final one otherwise). */
 static int observe(vbc_problem *pb, int error_test, double ref_judged, const double *per_block,
                    double total, vbc_solve_trace *trace, double seconds, stop_view *v,
-                   vbc_error *err) {
+                   double *excluded, vbc_error *err) {
   double error[16];
   v->mean_error = error_test || trace ? vbc_problem_mean_error(pb, error) : NAN;
   v->residual = judged_norm(pb, error_test, per_block);
   v->ref = ref_judged;
-  return trace_push(trace, total, per_block, error, pb->nblocks, seconds, err);
+  if (trace_push(trace, total, per_block, error, pb->nblocks, seconds, err) != VBC_OK)
+    return err->code;
+  *excluded += trace_reference(trace, pb);
+  return VBC_OK;
 }
 
 /* The loop proper; vbc_solve below times it. */
@@ -329,6 +351,9 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   /* the observer sees the problem as the first iteration will: v holds the starting impulses */
   if (pb->sys->solve_hook && pb->sys->solve_hook(pb->sys->solve_hook_ctx, pb, s, err) != VBC_OK)
     return err->code;
+  const vbc_trace_reference *xr = trace && trace->reference.start ? &trace->reference : NULL;
+  if (xr && xr->start(xr->ctx, pb, s, err) != VBC_OK) return err->code;
+  double excluded = 0.0; /* seconds of the reference's measures, off the trace's clock */
   double r0 = vbc_problem_residual(pb, per_block);
   stop_view v;
   res->residual_ref = ref;
@@ -336,7 +361,8 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   res->residual = r0;
   res->iterations = 0;
   res->reason = error_test ? VBC_STOP_ERROR : VBC_STOP_TOLERANCE;
-  if (observe(pb, error_test, ref_judged, per_block, r0, trace, 0.0, &v, err) != VBC_OK)
+  if (observe(pb, error_test, ref_judged, per_block, r0, trace, 0.0, &v, &excluded, err) !=
+      VBC_OK)
     return err->code;
   res->mean_error = v.mean_error;
   if (!isfinite(r0) || !isfinite(ref))
@@ -345,13 +371,15 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   if (ref == 0.0 || (c->min_iterations == 0 && converged(c, res, error_test, &v, &res->reason)))
     return VBC_OK;
   const double t0 = vbc_now();
+  excluded = 0.0; /* iteration 0's measure came before the clock started */
   for (int it = 1; it <= c->max_iterations; ++it) {
     if (s->type->iterate(s->state, pb, err) != VBC_OK) return err->code;
     double r = vbc_problem_residual(pb, per_block);
     res->iterations = it;
     res->residual = r;
-    if (observe(pb, error_test, ref_judged, per_block, r, trace, trace ? vbc_now() - t0 : 0.0, &v,
-                err) != VBC_OK)
+    const double sec = trace ? vbc_now() - t0 - excluded : 0.0;
+    if (observe(pb, error_test, ref_judged, per_block, r, trace, sec, &v, &excluded, err) !=
+        VBC_OK)
       return err->code;
     res->mean_error = v.mean_error;
     if (!isfinite(r))

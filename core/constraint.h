@@ -48,6 +48,18 @@ struct vbc_solver;
 typedef int (*vbc_solve_hook)(void *ctx, struct vbc_problem *pb, const struct vbc_solver *s,
                               vbc_error *err);
 
+/* An exact reference for the iterates of a traced solve (`vbc run --exact-reference`,
+ * core/exact_reference.h), carried by the trace so that only traced solves pay for it. vbc_solve
+ * calls start right after solve_hook (same point, same rules), and measure after every residual
+ * pass it traces (iteration 0 included) with rows.residual = b - J v of the current iterate;
+ * measure writes the iterate's distance to the reference in impulses and in velocities, NAN when
+ * start found no reference. Neither may change impulses or velocities. start NULL: off. */
+typedef struct vbc_trace_reference {
+  vbc_solve_hook start;
+  void (*measure)(void *ctx, const struct vbc_problem *pb, double *z_error, double *w_error);
+  void *ctx;
+} vbc_trace_reference;
+
 /* What every block may read or change during one step. The coupler owns it. */
 typedef struct vbc_system {
   int dim;
@@ -236,6 +248,11 @@ typedef struct vbc_solve_trace {
   double *error;     /* n * nblocks: mean constraint error of the block's rows, NAN without */
   double *seconds;   /* n */
   double ref_total, ref_per_block[16]; /* residual_ref, the scale of relative residuals */
+  /* Set by the owner, kept across solves: the exact reference (start NULL: none). With it,
+   * reference_error and reference_w_error (n each) get the iterates' distances to it (NAN where
+   * it has none) and seconds leaves out the time measure takes. */
+  vbc_trace_reference reference;
+  double *reference_error, *reference_w_error;
 } vbc_solve_trace;
 
 void vbc_solve_trace_free(vbc_solve_trace *t);

@@ -49,7 +49,8 @@ int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_t
                        "kinetic_energy,max_speed%s%s\n",
           b && b->series_columns ? "," : "", b && b->series_columns ? b->series_columns : "");
   fprintf(o->convergence.f,
-          "step,time,block,iteration,residual,relative_residual,mean_error,seconds\n");
+          "step,time,block,iteration,residual,relative_residual,mean_error,reference_error,"
+          "reference_w_error,seconds\n");
   return VBC_OK;
 }
 
@@ -77,6 +78,17 @@ static void print_error(FILE *f, double e) {
   if (!isnan(e)) fprintf(f, "%.9g", e);
 }
 
+/* reference_error, reference_w_error (vbc run --exact-reference, core/exact_reference.h): the
+ * solve's, over all its blocks, so every row of the iteration carries the same pair; empty
+ * without a reference. Then seconds. */
+static void print_tail(FILE *f, const vbc_solve_trace *t, size_t it) {
+  fputc(',', f);
+  if (t->reference_error) print_error(f, t->reference_error[it]);
+  fputc(',', f);
+  if (t->reference_w_error) print_error(f, t->reference_w_error[it]);
+  fprintf(f, ",%.6g\n", t->seconds[it]);
+}
+
 /* The total row's mean error: the largest of the blocks' (a row-weighted mean would need the
  * row counts; one fluid block is the common case, where both agree). */
 static double total_error(const vbc_solve_trace *t, size_t it) {
@@ -102,13 +114,13 @@ void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_t
       fprintf(o->convergence.f, "%ld,%.9g,%s,%zu,%.9g,%.9g,", sim->step, sim->time, labels[b], it,
               t->per_block[it * t->nblocks + b], t->per_block[it * t->nblocks + b] / r0);
       print_error(o->convergence.f, t->error[it * t->nblocks + b]);
-      fprintf(o->convergence.f, ",%.6g\n", t->seconds[it]);
+      print_tail(o->convergence.f, t, it);
     }
     if (active > 1) {
       fprintf(o->convergence.f, "%ld,%.9g,total,%zu,%.9g,%.9g,", sim->step, sim->time, it,
               t->total[it], t->total[it] / t->ref_total);
       print_error(o->convergence.f, total_error(t, it));
-      fprintf(o->convergence.f, ",%.6g\n", t->seconds[it]);
+      print_tail(o->convergence.f, t, it);
     }
   }
 }

@@ -8,13 +8,16 @@
  * Frozen states (core/state_file.h): --dump-state writes the state at the start of the chosen
  * step, before the step touches it; --from-state loads such a state over the generated particles
  * and runs the one step that follows, so that solvers can be compared on the identical problem.
- * --dump-lcp installs core/lcp_dump.c as the system's solve hook for the chosen step only. */
+ * --dump-lcp installs core/lcp_dump.c as the system's solve hook for the chosen step only.
+ * --exact-reference gives the trace Lemke's solution of each traced solve as its reference
+ * (core/exact_reference.h), so it costs nothing in the steps convergence.csv does not sample. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/benchmark.h"
+#include "core/exact_reference.h"
 #include "core/files.h"
 #include "core/lcp_dump.h"
 #include "core/number_density.h"
@@ -119,6 +122,7 @@ typedef struct loop {
   int frames;                  /* the scene's output.frames, off with --from-state */
   vbc_solve_result last_solve; /* of the latest step: the metrics of a --from-state run */
   vbc_lcp_dump lcp_dump;       /* --dump-lcp */
+  vbc_exact_reference xref;    /* --exact-reference */
 } loop;
 
 static void write_series(loop *L) {
@@ -163,6 +167,15 @@ static void lcp_dump_end(loop *L) {
     fprintf(stderr, "%svbc: --dump-lcp: step %ld ran no solve\n", nl, d->step);
 }
 
+/* --exact-reference: why a traced solve had no reference, the first time it happens. */
+static void exact_reference_note(loop *L) {
+  const char *why = vbc_exact_reference_take_note(&L->xref);
+  if (why == NULL) return;
+  fprintf(stderr, "%svbc: --exact-reference: step %ld: no exact reference, its reference columns "
+          "stay empty: %s (said once)\n", L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "",
+          L->sim.step, why);
+}
+
 static int one_step(loop *L, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   const vbc_scene *sc = sim->scene;
@@ -182,6 +195,7 @@ static int one_step(loop *L, vbc_error *err) {
   if (dump_lcp) lcp_dump_begin(L);
   int rc = sim->coupler->step(sim->coupler_state, sim, &rep, err);
   if (dump_lcp) lcp_dump_end(L);
+  if (L->opt->exact_reference) exact_reference_note(L);
   if (rc != VBC_OK) return step_failed(L, &rep, err);
   sim->time = (double)sim->step * sc->dt;
   if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, &rep, err);
@@ -279,6 +293,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   L->steps_per_frame = lround(sc->frame_interval / sc->dt);
   if (L->steps_per_frame < 1) L->steps_per_frame = 1;
   if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) return err->code;
+  if (opt->exact_reference) L->trace.reference = vbc_exact_reference_observer(&L->xref);
   vbc_progress_init(&L->progress, opt->progress, stderr);
   return VBC_OK;
 }
@@ -320,6 +335,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   if (L->bench && L->bench_state) L->bench->free(L->bench_state);
   backup_free(&L->last_good);
   vbc_solve_trace_free(&L->trace);
+  vbc_exact_reference_free(&L->xref);
   vbc_sim_free(&L->sim);
   free(L);
   return rc;

@@ -20,6 +20,10 @@ typedef struct vbc_run_options {
    * dump_lcp_dir (core/lcp_dump.h); the run goes on unchanged. dump_lcp_dir NULL: no dump. */
   long dump_lcp_step;
   const char *dump_lcp_dir;
+  /* --exact-reference: every traced solve is also solved by Lemke, and convergence.csv gets each
+   * iterate's distance to that solution (reference_error, reference_w_error;
+   * core/exact_reference.h). The run's results do not change. */
+  int exact_reference;
 } vbc_run_options;
 
 /* Run the scene to its end (or the one step of from_state). VBC_EXIT_FAILED (with step and time
