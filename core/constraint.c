@@ -329,7 +329,9 @@ static int observe(vbc_problem *pb, int error_test, double ref_judged, const dou
   v->ref = ref_judged;
   if (trace_push(trace, total, per_block, error, pb->nblocks, seconds, err) != VBC_OK)
     return err->code;
-  *excluded += trace_reference(trace, pb);
+  const double dt = trace_reference(trace, pb);
+  *excluded += dt;
+  if (trace) trace->reference_seconds += dt;
   return VBC_OK;
 }
 
@@ -338,7 +340,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
                  vbc_error *err) {
   double per_block[16];
   if (pb->nblocks > 16) return vbc_error_set(err, VBC_EXIT_INPUT, "too many blocks in one solve");
-  if (trace) trace->n = 0;
+  if (trace) trace->n = 0, trace->reference_seconds = 0.0;
   const vbc_solve_control *c = &s->control;
   const int error_test = uses_error_test(c, pb);
   double scale = 0.0;
@@ -352,7 +354,11 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   if (pb->sys->solve_hook && pb->sys->solve_hook(pb->sys->solve_hook_ctx, pb, s, err) != VBC_OK)
     return err->code;
   const vbc_trace_reference *xr = trace && trace->reference.start ? &trace->reference : NULL;
-  if (xr && xr->start(xr->ctx, pb, s, err) != VBC_OK) return err->code;
+  if (xr) {
+    const double ts = vbc_now();
+    if (xr->start(xr->ctx, pb, s, err) != VBC_OK) return err->code;
+    trace->reference_seconds += vbc_now() - ts;
+  }
   double excluded = 0.0; /* seconds of the reference's measures, off the trace's clock */
   double r0 = vbc_problem_residual(pb, per_block);
   stop_view v;
@@ -397,6 +403,6 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
   int rc = solve(s, pb, res, trace, err);
   if (rc == VBC_OK && trace == NULL && !uses_error_test(&s->control, pb))
     res->mean_error = vbc_problem_mean_error(pb, NULL); /* from the last residual pass */
-  res->seconds = vbc_now() - t0;
+  res->seconds = vbc_now() - t0 - (trace ? trace->reference_seconds : 0.0);
   return rc;
 }

@@ -253,6 +253,8 @@ typedef struct vbc_solve_trace {
    * it has none) and seconds leaves out the time measure takes. */
   vbc_trace_reference reference;
   double *reference_error, *reference_w_error;
+  double reference_seconds; /* what the reference took in the last solve (start and measures):
+                               left out of vbc_solve_result.seconds as well */
 } vbc_solve_trace;
 
 void vbc_solve_trace_free(vbc_solve_trace *t);
@@ -265,7 +267,8 @@ typedef struct vbc_solve_result {
    * of |b_k| + |J_k u*|, the size of what r_k subtracts. The trace has the start. */
   double residual_ref, residual_scale, residual;
   double mean_error; /* vbc_problem_mean_error at the end, NAN if no block has an error measure */
-  double seconds; /* wall time of the whole vbc_solve call, reference and warm start included */
+  double seconds; /* wall time of the whole vbc_solve call, reference and warm start included;
+                     without the time of an exact reference (vbc_solve_trace.reference) */
 } vbc_solve_result;
 
 /* Every block of pb builds this step's rows (vbc_block_type.prepare), in block order. */

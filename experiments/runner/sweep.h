@@ -68,6 +68,8 @@ typedef struct vbc_sweep_spec {
   long state_step;            /* from_state {"step": N}: the runner dumps it, else 0 */
   const char **replay_sets;   /* from_state {"set"}: overrides of the replays only */
   int nreplay_sets;
+  int exact_reference;        /* `exact_reference`: every case but the state dump runs with
+                                 vbc run --exact-reference (core/exact_reference.h) */
   const char **metrics;
   size_t nmetrics;
   vbc_sweep_plot *plots;

@@ -252,6 +252,9 @@ int vbc_sweep_expand(vbc_sweep *sw, vbc_error *err) {
   }
   if (first && add_state_case(sw, &sw->cases[sw->ncases++], &state, err) != VBC_OK)
     return err->code;
+  /* --exact-reference adds columns to convergence.csv: such a case is not the same as one
+   * without, in a cases directory that sweeps share */
+  if (s->exact_reference) state = vbc_fnv1a("exact_reference", 15, state ? state : VBC_FNV_OFFSET);
   for (size_t i = 0; i < n; ++i)
     if (fill_case(sw, &sw->cases[sw->ncases++], i, state, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < sw->ncases; ++i) vbc_sweep_refresh_state(sw, &sw->cases[i]);
@@ -345,6 +348,7 @@ char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const c
   } else if (ok && sw->state_file[0]) {
     ok = push(argv, &n, "--from-state") && push(argv, &n, sw->state_file);
   }
+  if (ok && s->exact_reference && !c->is_state) ok = push(argv, &n, "--exact-reference");
   if (ok && threads > 0) {
     snprintf(num, sizeof num, "%d", threads);
     ok = push(argv, &n, "--threads") && push(argv, &n, num);

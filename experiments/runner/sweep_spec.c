@@ -221,6 +221,15 @@ static int plot_kind(vbc_sweep_spec *s, const cJSON *obj, const char *path, vbc_
              "one of metric, spatial_convergence, series, convergence, script");
 }
 
+/* The convergence.csv columns a convergence plot may draw against iteration or seconds. */
+static int convergence_column(const char *name) {
+  static const char *const columns[] = {"relative_residual", "residual", "mean_error",
+                                        "reference_error", "reference_w_error", NULL};
+  for (const char *const *c = columns; *c; ++c)
+    if (strcmp(name, *c) == 0) return 1;
+  return 0;
+}
+
 /* The keys each kind needs, and that x/series name varied keys where they must. */
 static int plot_fields(vbc_sweep_spec *s, vbc_sweep_plot *pl, const cJSON *o, const char *path,
                        vbc_error *err) {
@@ -247,13 +256,18 @@ static int plot_fields(vbc_sweep_spec *s, vbc_sweep_plot *pl, const cJSON *o, co
     return bad(s, err, vbc_path_join(p, sizeof p, path, "series"), "a key of vary or zip");
   if (pl->kind == VBC_PLOT_CONVERGENCE && strcmp(pl->x, "iteration") && strcmp(pl->x, "seconds"))
     return bad(s, err, vbc_path_join(p, sizeof p, path, "x"), "\"iteration\" or \"seconds\"");
-  if (pl->kind == VBC_PLOT_CONVERGENCE && y) { /* which convergence.csv column, one of three */
+  if (pl->kind == VBC_PLOT_CONVERGENCE && y) { /* which convergence.csv column */
     if (string_list(s, y, vbc_path_join(p, sizeof p, path, "y"), &pl->y, &pl->ny, err))
       return err->code;
-    if (pl->ny != 1 || (strcmp(pl->y[0], "relative_residual") && strcmp(pl->y[0], "residual") &&
-                        strcmp(pl->y[0], "mean_error")))
+    if (pl->ny != 1 || !convergence_column(pl->y[0]))
       return bad(s, err, vbc_path_join(p, sizeof p, path, "y"),
-                 "one of \"relative_residual\", \"residual\", \"mean_error\"");
+                 "one of \"relative_residual\", \"residual\", \"mean_error\", "
+                 "\"reference_error\", \"reference_w_error\" (the last two need "
+                 "\"exact_reference\": true)");
+    if (!s->exact_reference && strncmp(pl->y[0], "reference_", 10) == 0)
+      return bad(s, err, vbc_path_join(p, sizeof p, path, "y"),
+                 "a column the cases write: reference_error and reference_w_error need "
+                 "\"exact_reference\": true in the spec");
   }
   if (pl->kind == VBC_PLOT_SCRIPT) {
     const char *script = string_at(o, "script");
@@ -332,7 +346,8 @@ static void default_name(vbc_sweep_spec *s, char *buf, size_t size) {
 int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *cli_sets,
                         int ncli_sets, vbc_error *err) {
   static const char *const keys[] = {"name", "description", "scene", "set", "vary", "zip",
-                                     "repeat", "from_state", "metrics", "plots", NULL};
+                                     "repeat", "from_state", "exact_reference", "metrics",
+                                     "plots", NULL};
   memset(s, 0, sizeof *s);
   snprintf(s->file, sizeof s->file, "%s", path);
   const char *slash = strrchr(path, '/');
@@ -350,7 +365,8 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
   if (opt_string(s, s->root, "", "name", NULL, &s->name, err) ||
       opt_string(s, s->root, "", "description", "", &s->description, err) ||
       opt_string(s, s->root, "", "scene", NULL, &scene, err) ||
-      vbc_json_integer(&c, s->root, "", "repeat", 1, 1, 1000, &repeat))
+      vbc_json_integer(&c, s->root, "", "repeat", 1, 1, 1000, &repeat) ||
+      vbc_json_bool(&c, s->root, "", "exact_reference", 0, &s->exact_reference))
     return err->code;
   if (s->name == NULL) {
     cJSON_AddStringToObject(s->root, "name", unnamed);
