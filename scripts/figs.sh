@@ -44,6 +44,8 @@ miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw s
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
 dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi strong dam_break|
 lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong lemke_contacts hydrostatic dam_break bodies|
+lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pgs jacobi lemke strong dam_break|
+lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi lemke strong hydrostatic|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
