@@ -57,18 +57,22 @@ pid_t spawn_vbc(const char *const *args, const char *out_path, const char *err_p
   return rc == 0 ? pid : -1;
 }
 
+int run_vbc_to(const char *const *args, const char *out_path, const char *err_path) {
+  pid_t pid = spawn_vbc(args, out_path, err_path);
+  int status;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 int run_vbc(const char *const *args, char **err_text) {
   char errfile[512];
   snprintf(errfile, sizeof errfile, "%s/stderr.%ld.txt", VBC_TEST_TMP, (long)getpid());
   vbc_error e = {0};
   vbc_mkdir_p(VBC_TEST_TMP, &e);
-  pid_t pid = spawn_vbc(args, "/dev/null", errfile);
-  if (pid < 0) return -1;
-  int status;
-  if (waitpid(pid, &status, 0) < 0) return -1;
+  int rc = run_vbc_to(args, "/dev/null", errfile);
   if (err_text) *err_text = slurp(errfile);
   remove(errfile);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return rc;
 }
 
 const char *test_dir(const char *name) {

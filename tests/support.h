@@ -14,6 +14,8 @@ int run_vbc(const char *const *args, char **err_text);
 /* Start `vbc` with args (NULL-terminated) without waiting; stdout and stderr go to the given
  * files (NULL: inherited). Returns the pid, or -1. */
 pid_t spawn_vbc(const char *const *args, const char *out_path, const char *err_path);
+/* spawn_vbc and wait: the exit code, or -1 if the process could not run or died from a signal. */
+int run_vbc_to(const char *const *args, const char *out_path, const char *err_path);
 /* A fresh empty directory under the test build tree: VBC_TEST_TMP/name. */
 const char *test_dir(const char *name);
 /* Write text to dir/file; returns the path (static buffer rotated among 4). */

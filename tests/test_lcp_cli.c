@@ -30,12 +30,9 @@ static lcp_run run_lcp(const char *name, const char *text, const char *const *op
   int k = 2;
   for (; opts && *opts && k < 15; ++opts) args[k++] = *opts;
   args[k] = NULL;
-  pid_t pid = spawn_vbc(args, outp, errp);
-  cr_assert_gt(pid, 0);
-  int status;
-  cr_assert_eq(waitpid(pid, &status, 0), pid);
-  cr_assert(WIFEXITED(status));
-  lcp_run r = {WEXITSTATUS(status), NULL, read_text(errp)};
+  int rc = run_vbc_to(args, outp, errp);
+  cr_assert_geq(rc, 0, "vbc lcp did not run or died");
+  lcp_run r = {rc, NULL, read_text(errp)};
   char *out = read_text(outp);
   if (out && out[0]) r.json = cJSON_Parse(out);
   free(out);

@@ -57,13 +57,10 @@ static int lcp_solve(const char *dir, const char *file, const char *const *opts,
   int k = 2;
   for (; *opts && k < 15; ++opts) args[k++] = *opts;
   args[k] = NULL;
-  pid_t pid = spawn_vbc(args, outp, NULL);
-  cr_assert_gt(pid, 0);
-  int status;
-  cr_assert_eq(waitpid(pid, &status, 0), pid);
-  cr_assert(WIFEXITED(status));
+  int rc = run_vbc_to(args, outp, NULL);
+  cr_assert_geq(rc, 0, "vbc lcp did not run or died");
   *json = read_json(outp);
-  return WEXITSTATUS(status);
+  return rc;
 }
 
 /* max_i |a_i - b_i| / max_i |a_i| over the arrays key of two results. */
