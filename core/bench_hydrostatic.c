@@ -99,6 +99,9 @@ static void evaluate(const hydro_state *s, const vbc_sim *sim, hydro_eval *e) {
 }
 
 static void hydro_series(void *state, const vbc_sim *sim, FILE *out) {
+  /* n_i from this step's lists: what the mps block computed in the step (the same values), and
+   * for blocks that never compute it (sph_density) the only current one */
+  vbc_number_density(&sim->sys);
   hydro_eval e;
   evaluate(state, sim, &e);
   fprintf(out, ",%.9g,%.6g,%.6g,%.6g,%.6g,%.6g", e.surface, e.max_dev, e.mean_dev,
