@@ -28,9 +28,8 @@
 
 #include "core/sim.h"
 #include "couplers/body_contacts.h"
-#include "couplers/contact.h"
+#include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
-#include "couplers/pin.h"
 
 enum { FLUID, BODY_CONTACT, PIN, NBLOCKS };
 
@@ -67,10 +66,8 @@ static void *akinci_alloc(vbc_sim *sim, vbc_error *err) {
   if (s == NULL) return NULL;
   if (vbc_block_init(&s->block[FLUID], sc->fluid_constraint, sc->fluid_params, &sim->sys,
                      "fluid", err) != VBC_OK ||
-      vbc_block_init(&s->block[BODY_CONTACT], &vbc_block_contact, sc->contact_params,
-                     &sim->sys, "body_contact", err) != VBC_OK ||
-      vbc_block_init(&s->block[PIN], &vbc_block_pin, sc->contact_params, &sim->sys, "pin",
-                     err) != VBC_OK ||
+      vbc_coupler_contact_pin_init(sim, &s->block[BODY_CONTACT], "body_contact",
+                                   VBC_CONTACTS_BODIES, &s->block[PIN], err) != VBC_OK ||
       vbc_solver_init(&s->fluid_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK ||
       vbc_solver_init(&s->body_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK ||
       (s->impulse = vbc_calloc(sim->particles.n, sizeof *s->impulse, err)) == NULL) {
@@ -78,11 +75,7 @@ static void *akinci_alloc(vbc_sim *sim, vbc_error *err) {
     return NULL;
   }
   s->cap = sim->particles.n;
-  vbc_contact_select(&s->block[BODY_CONTACT], VBC_CONTACTS_BODIES);
-  for (int b = 0; b < NBLOCKS; ++b) {
-    if (s->block[b].support > sim->support) sim->support = s->block[b].support;
-    s->blocks[b] = &s->block[b];
-  }
+  vbc_coupler_link_blocks(sim, s->block, s->blocks, NBLOCKS);
   s->fluid = (vbc_problem){&sim->sys, &s->blocks[FLUID], 1};
   s->bodies = (vbc_problem){&sim->sys, &s->blocks[BODY_CONTACT], 2};
   return s;

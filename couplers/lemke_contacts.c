@@ -48,9 +48,8 @@
 #include <stdlib.h>
 
 #include "core/sim.h"
-#include "couplers/contact.h"
+#include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
-#include "couplers/pin.h"
 #include "solvers/lemke.h"
 
 enum { FLUID, CONTACT, PIN, NBLOCKS };
@@ -87,21 +86,15 @@ static void *lc_alloc(vbc_sim *sim, vbc_error *err) {
   if (s == NULL) return NULL;
   if (vbc_block_init(&s->block[FLUID], sc->fluid_constraint, sc->fluid_params, &sim->sys,
                      "fluid", err) != VBC_OK ||
-      vbc_block_init(&s->block[CONTACT], &vbc_block_contact, sc->contact_params, &sim->sys,
-                     "contact", err) != VBC_OK ||
-      vbc_block_init(&s->block[PIN], &vbc_block_pin, sc->contact_params, &sim->sys, "pin",
-                     err) != VBC_OK ||
+      vbc_coupler_contact_pin_init(sim, &s->block[CONTACT], "contact", VBC_CONTACTS_ALL,
+                                   &s->block[PIN], err) != VBC_OK ||
       vbc_solver_init(&s->fluid_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK ||
       vbc_solver_init(&s->contact_solver, sc->contact_solver, sc->contact_params, err) !=
           VBC_OK) {
     lc_free(s);
     return NULL;
   }
-  vbc_contact_select(&s->block[CONTACT], VBC_CONTACTS_ALL);
-  for (int b = 0; b < NBLOCKS; ++b) {
-    if (s->block[b].support > sim->support) sim->support = s->block[b].support;
-    s->blocks[b] = &s->block[b];
-  }
+  vbc_coupler_link_blocks(sim, s->block, s->blocks, NBLOCKS);
   s->fluid = (vbc_problem){&sim->sys, &s->blocks[FLUID], 1};
   s->contacts = (vbc_problem){&sim->sys, &s->blocks[CONTACT], 2};
   return s;

@@ -28,8 +28,8 @@
 #include "core/sim.h"
 #include "couplers/body_contacts.h"
 #include "couplers/contact.h"
+#include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
-#include "couplers/pin.h"
 
 enum { FLUID, FLUID_CONTACT, BODY_CONTACT, PIN, NBLOCKS };
 
@@ -64,21 +64,15 @@ static void *pms_alloc(vbc_sim *sim, vbc_error *err) {
                      "fluid", err) != VBC_OK ||
       vbc_block_init(&s->block[FLUID_CONTACT], &vbc_block_contact, sc->contact_params,
                      &sim->sys, "contact", err) != VBC_OK ||
-      vbc_block_init(&s->block[BODY_CONTACT], &vbc_block_contact, sc->contact_params,
-                     &sim->sys, "body_contact", err) != VBC_OK ||
-      vbc_block_init(&s->block[PIN], &vbc_block_pin, sc->contact_params, &sim->sys, "pin",
-                     err) != VBC_OK ||
+      vbc_coupler_contact_pin_init(sim, &s->block[BODY_CONTACT], "body_contact",
+                                   VBC_CONTACTS_BODIES, &s->block[PIN], err) != VBC_OK ||
       vbc_solver_init(&s->fluid_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK ||
       vbc_solver_init(&s->body_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK) {
     pms_free(s);
     return NULL;
   }
   vbc_contact_select(&s->block[FLUID_CONTACT], VBC_CONTACTS_FLUID);
-  vbc_contact_select(&s->block[BODY_CONTACT], VBC_CONTACTS_BODIES);
-  for (int b = 0; b < NBLOCKS; ++b) {
-    if (s->block[b].support > sim->support) sim->support = s->block[b].support;
-    s->blocks[b] = &s->block[b];
-  }
+  vbc_coupler_link_blocks(sim, s->block, s->blocks, NBLOCKS);
   s->fluid = (vbc_problem){&sim->sys, &s->blocks[FLUID], 2};
   s->bodies = (vbc_problem){&sim->sys, &s->blocks[BODY_CONTACT], 2};
   return s;

@@ -21,6 +21,7 @@
 
 #include "core/registry.h"
 #include "core/sim.h"
+#include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
 #include "couplers/pin.h"
 
@@ -56,10 +57,7 @@ static void *strong_alloc(vbc_sim *sim, vbc_error *err) {
     strong_free(s);
     return NULL;
   }
-  for (int b = 0; b < NBLOCKS; ++b) {
-    if (s->block[b].support > sim->support) sim->support = s->block[b].support;
-    s->blocks[b] = &s->block[b];
-  }
+  vbc_coupler_link_blocks(sim, s->block, s->blocks, NBLOCKS);
   s->problem.sys = &sim->sys;
   s->problem.blocks = s->blocks;
   s->problem.nblocks = NBLOCKS;
