@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "couplers/contact.h"
 #include "tests/body_world.h"
 
 void world_init(world *w) {
@@ -24,6 +25,14 @@ void add_body(world *w, int nx, int ny, double x, double y, double particle_mass
   cr_assert_eq(vbc_body_init_mass(&w->bodies[b], 2, L, particle_mass, w->p.pos, w->offset, &err),
                0);
   if (motion != VBC_MOTION_FIXED) w->bodies[b].v = v;
+}
+
+void world_face_to_face(world *w, double e) {
+  world_init(w);
+  add_body(w, 3, 3, 0.0, 0.0, 1.0, vbc_vec_make(1.0, 0.1, 0), VBC_MOTION_FREE);
+  add_body(w, 3, 3, 2.95 * L, 0.0, 2.0, vbc_vec_make(-1.0, 0.0, 0), VBC_MOTION_FREE);
+  world_block(w, &vbc_block_contact, e, 0.0);
+  cr_assert_eq(w->block.rows.n, 3);
 }
 
 void world_block(world *w, const vbc_block_type *type, double e, double alpha) {

@@ -30,6 +30,10 @@ void add_body(world *w, int nx, int ny, double x, double y, double particle_mass
 /* Neighbour lists, then one block of `type` with restitution e and alpha, margin 0 (the paper's
  * contacts, r < l), prepared. */
 void world_block(world *w, const vbc_block_type *type, double e, double alpha);
+/* Two free 3 x 3 boxes (particle masses 1 and 2) meeting face to face at relative speed 2, one
+ * also sliding at 0.1: three parallel, redundant contacts (a singular M), in a contact block
+ * with restitution e, alpha 0. */
+void world_face_to_face(world *w, double e);
 void world_free(world *w);
 
 #endif

@@ -64,11 +64,7 @@ Test(contact, one_contact_gives_the_impulse_of_the_effective_mass_formula) {
 /* Two 3 x 3 boxes meet face to face (three parallel contacts) at relative speed 2. */
 static void collision(const char *solver, double omega, double e) {
   world w;
-  world_init(&w);
-  add_body(&w, 3, 3, 0.0, 0.0, 1.0, vbc_vec_make(1.0, 0.1, 0), VBC_MOTION_FREE);
-  add_body(&w, 3, 3, 2.95 * L, 0.0, 2.0, vbc_vec_make(-1.0, 0.0, 0), VBC_MOTION_FREE);
-  world_block(&w, &vbc_block_contact, e, 0.0);
-  cr_assert_eq(w.block.rows.n, 3);
+  world_face_to_face(&w, e);
   vbc_vec P0 = momentum(&w);
   double rel0 = w.bodies[0].v.x - w.bodies[1].v.x;
   vbc_solve_result res = world_solve(&w, solver, omega);

@@ -404,11 +404,7 @@ Test(lemke_blocks, redundant_face_contacts_conserve_momentum) {
   for (int pass = 0; pass < 2; ++pass) {
     const double e = pass ? 1.0 : 0.0;
     world w;
-    world_init(&w);
-    add_body(&w, 3, 3, 0.0, 0.0, 1.0, vbc_vec_make(1.0, 0.1, 0), VBC_MOTION_FREE);
-    add_body(&w, 3, 3, 2.95 * L, 0.0, 2.0, vbc_vec_make(-1.0, 0.0, 0), VBC_MOTION_FREE);
-    world_block(&w, &vbc_block_contact, e, 0.0);
-    cr_assert_eq(w.block.rows.n, 3);
+    world_face_to_face(&w, e);
     const double rel0 = w.bodies[0].v.x - w.bodies[1].v.x;
     const double px = w.bodies[0].mass * w.bodies[0].v.x + w.bodies[1].mass * w.bodies[1].v.x;
     vbc_error err = {0};
