@@ -120,11 +120,12 @@ static double fluid_volume(void) { return fluid_volume_of(VBC_SPH_CUBIC_SPLINE);
  * the y derivative its sum gives of p = y (independent evaluation). */
 static double gradient_scale_of(vbc_sph_kernel_type type) {
   const vbc_sph_kernel k = vbc_sph_kernel_make(type, H, 2);
+  const double V = fluid_volume_of(type);
   double M = 0.0;
   for (int a = -3; a <= 3; ++a)
     for (int b = -3; b <= 3; ++b) {
       const double r = L * sqrt(a * a + b * b), y = b * L;
-      if (r > 0.0) M += fluid_volume_of(type) * y * (-y * vbc_sph_dW(&k, r) / r);
+      if (r > 0.0) M += V * y * (-y * vbc_sph_dW(&k, r) / r);
     }
   return 1.0 / M;
 }
