@@ -161,6 +161,9 @@ Test(sweep_spec, bad_specs_exit_2_before_any_case) {
   expect_bad_spec("convergence_y", TINY ", \"plots\": [{\"name\": \"p\", \"kind\": "
                                         "\"convergence\", \"y\": \"speed\"}]",
                   "plots.0.y: expected one of \"relative_residual\", \"residual\", \"mean_error\"");
+  expect_bad_spec("plot_key", TINY ", \"plots\": [{\"name\": \"p\", \"kind\": \"series\", "
+                                   "\"y\": \"kinetic_energy\", \"key\": \"bottom\\nsystem\"}]",
+                  "plots.0.key: expected words of top, bottom, left, right, center");
   const char *dir = test_dir("no_scene");
   const char *spec = write_text(dir, "spec.json", "{\"scene\": \"missing.json\"}");
   char *out, *err;
@@ -347,6 +350,7 @@ Test(sweep_plots, two_case_sweep_end_to_end) {
       "\"metrics\": [\"max_density_deviation\", \"pressure_error_smoothed\"],"
       "\"plots\": ["
       " {\"name\": \"dev\", \"kind\": \"metric\", \"x\": \"spacing\", \"y\": \"max_density_deviation\","
+      "  \"key\": \"bottom right\","
       "  \"reference\": {\"file\": \"%s\", \"x\": \"x\", \"y\": 2, \"title\": \"ref\"}},"
       " {\"name\": \"order\", \"kind\": \"spatial_convergence\", \"y\": [\"pressure_error_smoothed\"]},"
       " {\"name\": \"ke\", \"kind\": \"series\", \"y\": \"kinetic_energy\"},"
@@ -367,8 +371,12 @@ Test(sweep_plots, two_case_sweep_end_to_end) {
       snprintf(path, sizeof path, "%s/plots/%s.%s", out_dir, plots[i], ext[k]);
       cr_assert(stat(path, &st) == 0 && st.st_size > 100, "%s missing or empty", path);
     }
-  /* the printed order is the log-log slope of the tabulated errors */
   char path[1300];
+  snprintf(path, sizeof path, "%s/plots/dev.gp", out_dir);
+  char *gp = read_text(path);
+  cr_assert(strstr(gp, "set key noenhanced box opaque bottom right\n"), "%s", gp);
+  free(gp);
+  /* the printed order is the log-log slope of the tabulated errors */
   snprintf(path, sizeof path, "%s/table.csv", out_dir);
   vbc_table t, fit;
   vbc_error e;

@@ -45,6 +45,7 @@ typedef struct vbc_sweep_plot {
   const char **y;      /* metrics (metric, order) or columns (series) */
   size_t ny;
   int logx, logy;
+  const char *key;     /* legend position, words of top|bottom|left|right|center, or NULL */
   const char *file;    /* series: the per-case CSV file */
   const char *block;   /* convergence: block label, NULL = total if present, else the first */
   long step;           /* convergence: sampled step, 0 = the last one */

@@ -49,7 +49,8 @@ void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const c
           vbc_gp_quote(pl->ylabel ? pl->ylabel : ylabel, q, sizeof q));
   if (pl->logx) fprintf(f, "set logscale x\nset format x \"%%g\"\n");
   if (pl->logy) fprintf(f, "set logscale y\nset format y \"%%.0e\"\n");
-  fprintf(f, "set grid\nset key noenhanced box opaque\n");
+  fprintf(f, "set grid\nset key noenhanced box opaque%s%s\n", pl->key ? " " : "",
+          pl->key ? pl->key : "");
 }
 
 void vbc_gp_render(FILE *f, const char *name, const char *plot_command) {

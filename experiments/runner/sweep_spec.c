@@ -289,10 +289,27 @@ static int plot_fields(vbc_sweep_spec *s, vbc_sweep_plot *pl, const cJSON *o, co
   return VBC_OK;
 }
 
+/* The legend's place: gnuplot position words only, so the string can go into the script as is. */
+static int plot_key(vbc_sweep_spec *s, vbc_sweep_plot *pl, const cJSON *o, const char *path,
+                    vbc_error *err) {
+  static const char *const words[] = {"top", "bottom", "left", "right", "center", NULL};
+  if (opt_string(s, o, path, "key", NULL, &pl->key, err)) return err->code;
+  for (const char *w = pl->key; w && *w;) {
+    size_t n = strcspn(w, " "), i = 0;
+    while (words[i] && (strlen(words[i]) != n || strncmp(words[i], w, n) != 0)) ++i;
+    char p[256];
+    if (words[i] == NULL)
+      return bad(s, err, vbc_path_join(p, sizeof p, path, "key"),
+                 "words of top, bottom, left, right, center (e.g. \"bottom right\")");
+    w += n + strspn(w + n, " ");
+  }
+  return VBC_OK;
+}
+
 static int load_plot(vbc_sweep_spec *s, const cJSON *o, int index, vbc_error *err) {
   static const char *const keys[] = {"name", "kind", "title", "xlabel", "ylabel", "x", "y",
-                                     "series", "logx", "logy", "file", "block", "step",
-                                     "script", "where", "reference", NULL};
+                                     "series", "logx", "logy", "key", "file", "block",
+                                     "step", "script", "where", "reference", NULL};
   char path[64], p[256];
   vbc_path_index(path, sizeof path, "plots", index);
   vbc_jctx c = {s->file, err};
@@ -315,7 +332,7 @@ static int load_plot(vbc_sweep_spec *s, const cJSON *o, int index, vbc_error *er
       vbc_json_bool(&c, (cJSON *)o, path, "logx", log_default, &pl->logx) ||
       vbc_json_bool(&c, (cJSON *)o, path, "logy", log_default || pl->kind == VBC_PLOT_CONVERGENCE,
                     &pl->logy) ||
-      plot_fields(s, pl, o, path, err))
+      plot_key(s, pl, o, path, err) || plot_fields(s, pl, o, path, err))
     return err->code;
   const cJSON *ref = cJSON_GetObjectItemCaseSensitive(o, "reference");
   if (ref && load_refs(s, pl, ref, vbc_path_join(p, sizeof p, path, "reference"), err))
