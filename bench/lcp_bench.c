@@ -1,4 +1,4 @@
-/* lcp_bench.c — Lemke (solvers/lemke.c) against PGS and, when available, Siconos' lcp_lexicolemke
+/* lcp_bench.c — Lemke (solvers/schemes/lemke.c) against PGS and, when available, Siconos' lcp_lexicolemke
  * on frictionless contact LCPs of unit spheres stacked in a box (issue 7's benchmark).
  *
  * The LCPs are Kurose & Takahashi's eq. 7-12 for spheres: a contact k between spheres i and j
@@ -38,10 +38,10 @@
 #include <string.h>
 
 #include "core/constraint.h"
-#include "core/progress.h"
-#include "core/registry.h"
-#include "solvers/lcp_matrix.h"
-#include "solvers/lemke.h"
+#include "app/progress.h"
+#include "app/registry.h"
+#include "solvers/blocks/lcp_matrix.h"
+#include "solvers/schemes/lemke.h"
 
 #ifdef VBC_HAVE_SICONOS
 #include <LCP_Solvers.h>

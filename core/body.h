@@ -15,7 +15,7 @@
  * Motion types:
  *   free      gravity and every impulse act on it;
  *   fixed     infinite mass (inv_mass = 0, inv_inertia = 0), never moves: floors and obstacles;
- *   pinned    a free body plus a pin joint (couplers/pin.c) that holds the pin point still, so
+ *   pinned    a free body plus a pin joint (solvers/blocks/pin.c) that holds the pin point still, so
  *             it only rotates about that point (the seesaw, the crosses of §5.7);
  *   scripted  infinite mass, moves with a prescribed constant linear and angular velocity.
  * Impulses on fixed and scripted bodies change nothing because their inverse mass and inertia

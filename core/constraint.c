@@ -5,7 +5,7 @@
 
 #include "core/constraint.h"
 #include "core/parallel.h"
-#include "core/progress.h"
+#include "core/clock.h"
 #include "core/reduce.h"
 
 int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err) {

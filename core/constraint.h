@@ -49,7 +49,7 @@ typedef int (*vbc_solve_hook)(void *ctx, struct vbc_problem *pb, const struct vb
                               vbc_error *err);
 
 /* An exact reference for the iterates of a traced solve (`vbc run --exact-reference`,
- * core/exact_reference.h), carried by the trace so that only traced solves pay for it. vbc_solve
+ * app/exact_reference.h), carried by the trace so that only traced solves pay for it. vbc_solve
  * calls start right after solve_hook (same point, same rules), and measure after every residual
  * pass it traces (iteration 0 included) with rows.residual = b - J v of the current iterate;
  * measure writes the iterate's distance to the reference in impulses and in velocities, NAN when
@@ -79,7 +79,7 @@ typedef struct vbc_system {
   size_t contacts_body, contacts_fluid;
   double max_depth_body, max_depth_fluid;
   /* NULL, or observes every solve of the step (the time loop sets it for `vbc run --dump-lcp`,
-   * core/lcp_dump.h); couplers and blocks leave it alone. */
+   * app/lcp_dump.h); couplers and blocks leave it alone. */
   vbc_solve_hook solve_hook;
   void *solve_hook_ctx;
 } vbc_system;

@@ -16,8 +16,6 @@ typedef struct vbc_jctx {
   vbc_error *err;
 } vbc_jctx;
 
-/* Parse a file; a syntax error is reported with line and column. */
-cJSON *vbc_json_load_file(const char *path, vbc_error *err);
 
 /* `--set a.b.0.c=VALUE`: VALUE is parsed as JSON, else taken as a string. Missing object keys
  * are created (the validator then decides whether they are allowed). */
@@ -48,8 +46,6 @@ int vbc_json_string(vbc_jctx *c, cJSON *obj, const char *path, const char *key, 
 /* Array of exactly dim finite numbers; missing -> def (NULL: required). z = 0 in 2D. */
 int vbc_json_vec(vbc_jctx *c, cJSON *obj, const char *path, const char *key, int dim,
                  const vbc_vec *def, vbc_vec *out);
-/* Write root, pretty-printed, to path atomically (core/files.h); root is deleted. */
-int vbc_json_write_file(const char *path, cJSON *root, vbc_error *err);
 
 /* Short rendering of a JSON value for messages. */
 void vbc_json_describe(const cJSON *item, char *buf, size_t size);

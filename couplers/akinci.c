@@ -26,7 +26,7 @@
  * impulses (vbc_block_type.boundary_impulses: sph_density) can be coupled this way. */
 #include <stdlib.h>
 
-#include "core/sim.h"
+#include "app/sim.h"
 #include "couplers/body_contacts.h"
 #include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"

@@ -1,6 +1,6 @@
 /* coupler_blocks.c — see coupler_blocks.h. */
 #include "couplers/coupler_blocks.h"
-#include "couplers/pin.h"
+#include "solvers/blocks/blocks.h"
 
 int vbc_coupler_contact_pin_init(vbc_sim *sim, vbc_block *contact, const char *label,
                                  vbc_contact_pairs which, vbc_block *pin, vbc_error *err) {

@@ -3,8 +3,8 @@
 #ifndef VBC_COUPLER_BLOCKS_H
 #define VBC_COUPLER_BLOCKS_H
 
-#include "core/sim.h"
-#include "couplers/contact.h"
+#include "app/sim.h"
+#include "solvers/blocks/contact.h"
 
 /* A contact block labelled `label` restricted to the pairs `which`, and a pin block, both with
  * the scene's method.contact parameters. On failure the caller frees them (vbc_block_free is

@@ -19,7 +19,7 @@
  *      bodies at all, so there the fluid's weight reaches them through the contacts;
  *   3. ALL particle contacts — fluid-rigid (a fluid particle is a sphere body of mass rho l^d,
  *      Kurose's point mass, eq. 12 with I^-1 = 0 for it), rigid-rigid, rigid-wall and fluid-wall
- *      (couplers/contact.c with VBC_CONTACTS_ALL) — and the pin rows of pinned bodies form one LCP,
+ *      (solvers/blocks/contact.c with VBC_CONTACTS_ALL) — and the pin rows of pinned bodies form one LCP,
  *      solved by method.contact.solver: `lemke` (default) assembles M = J M^-1 J^T (Kurose's A,
  *      eq. 12) and solves it exactly; `pgs`, `jacobi` iterate on the same rows (ablation);
  *   4. r^{t+1} = r^t + h u^{t+1} for the fluid; the bodies move by eq. 44-45 (vbc_sim_advect).
@@ -47,10 +47,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/sim.h"
+#include "app/sim.h"
 #include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
-#include "solvers/lemke.h"
+#include "solvers/schemes/lemke.h"
 
 enum { FLUID, CONTACT, PIN, NBLOCKS };
 

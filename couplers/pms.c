@@ -25,9 +25,9 @@
  * one step, where strong coupling has some). */
 #include <stdlib.h>
 
-#include "core/sim.h"
+#include "app/sim.h"
 #include "couplers/body_contacts.h"
-#include "couplers/contact.h"
+#include "solvers/blocks/contact.h"
 #include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
 

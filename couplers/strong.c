@@ -12,18 +12,18 @@
  *   contact  particle contacts: fluid-wall, fluid-rigid (§4.2), rigid-rigid and rigid-wall (§3.2);
  *   pin      the pin joints of pinned bodies (§5.6-5.7).
  * How rigid particles enter the incompressibility rows — a choice the paper leaves open — is the
- * fluid block's option rigid_pressure (solvers/mps_incompressibility.c, docs/coupling.md): their
+ * fluid block's option rigid_pressure (solvers/blocks/mps_incompressibility.c, docs/coupling.md): their
  * velocity is always the body's in the divergence term; with rigid_pressure the rows' impulses
  * also act on the bodies, without it only the contacts move them. Either way all three blocks
  * are in the one loop, so a push on one side of a body reaches the fluid on its other side within
  * the same step (the seesaw of §5.6). */
 #include <stdlib.h>
 
-#include "core/registry.h"
-#include "core/sim.h"
+#include "app/registry.h"
+#include "app/sim.h"
 #include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
-#include "couplers/pin.h"
+#include "solvers/blocks/blocks.h"
 
 enum { FLUID, CONTACT, PIN, NBLOCKS };
 

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "couplers/contact.h"
+#include "solvers/blocks/contact.h"
 #include "tests/body_world.h"
 
 void world_init(world *w) {

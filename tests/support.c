@@ -11,8 +11,8 @@
 
 #include <criterion/criterion.h>
 
-#include "core/files.h"
-#include "core/registry.h"
+#include "app/files.h"
+#include "app/registry.h"
 #include "tests/support.h"
 
 extern char **environ;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "core/constraint.h"
-#include "core/registry.h"
-#include "couplers/contact.h"
-#include "couplers/pin.h"
+#include "app/registry.h"
+#include "solvers/blocks/contact.h"
+#include "solvers/blocks/blocks.h"
 #include "tests/body_world.h"
 #include "tests/support.h"
 

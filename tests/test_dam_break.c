@@ -1,4 +1,4 @@
-/* test_dam_break.c — the dam_break benchmark (core/bench_dam_break.c) through the vbc binary: a
+/* test_dam_break.c — the dam_break benchmark (metrics/dam_break.c) through the vbc binary: a
  * coarse 2D column collapse under MPS-LCP + PGS (front at Z = 1 at release, then advancing; the
  * comparison with Martin & Moyce has points), no reference point in range (null errors), and bad
  * input (gravity not along -y: exit 2 naming the file and the JSON path). */

@@ -5,7 +5,7 @@
 #include <gsl/gsl_integration.h>
 #include <math.h>
 
-#include "core/ellipse_theory.h"
+#include "metrics/ellipse_theory.h"
 
 Test(ellipse_theory, frozen_strain_gives_exponential_axes) {
   vbc_ellipse_theory th;

@@ -1,4 +1,4 @@
-/* test_iisph_run.c — whole runs with the SPH density block (solvers/sph_density.c) and the akinci
+/* test_iisph_run.c — whole runs with the SPH density block (solvers/blocks/sph_density.c) and the akinci
  * coupler (couplers/akinci.c): a hydrostatic tank stays at rest with the hydrostatic pressure, a
  * coarse floating box obeys Archimedes under Akinci's two-way coupling, the coupler refuses a fluid
  * block that cannot report boundary forces, and every fluid constraint x solver combination runs

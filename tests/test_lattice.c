@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "core/generate.h"
+#include "app/generate.h"
 #include "core/kernel.h"
 #include "core/lattice.h"
 

@@ -1,4 +1,4 @@
-/* test_lcp_cli.c — `vbc lcp FILE` (core/cli_lcp.c): the JSON it prints and its exit codes for
+/* test_lcp_cli.c — `vbc lcp FILE` (cli/cli_lcp.c): the JSON it prints and its exit codes for
  * every status (solved, ray, max_pivots under lemke; solved, max_iterations under pgs and jacobi),
  * and malformed files and options, which exit 2 with one message naming the file and the
  * reason; --reference (distance of the result to a given z*) and --trace (one CSV row per

@@ -7,9 +7,9 @@
 #include <gsl/gsl_linalg.h>
 
 #include "core/constraint.h"
-#include "core/registry.h"
-#include "solvers/lcp_matrix.h"
-#include "solvers/solvers.h"
+#include "app/registry.h"
+#include "solvers/blocks/lcp_matrix.h"
+#include "solvers/schemes/schemes.h"
 
 typedef struct solved {
   double z[8], w[8];

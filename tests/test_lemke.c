@@ -1,4 +1,4 @@
-/* test_lemke.c — Lemke's method (solvers/lemke.c): hand LCPs with known solutions (SPD,
+/* test_lemke.c — Lemke's method (solvers/schemes/lemke.c): hand LCPs with known solutions (SPD,
  * degenerate q, duplicated rows, a nonsymmetric P-matrix, n = 1), infeasible problems ending in
  * a ray, Murty's exponential example, the pivot limit, the verification that never reports an
  * unchecked solution, random contact LCPs against converged PGS, and the block adapter: the
@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "core/constraint.h"
-#include "core/registry.h"
-#include "couplers/contact.h"
-#include "couplers/pin.h"
+#include "app/registry.h"
+#include "solvers/blocks/contact.h"
+#include "solvers/blocks/blocks.h"
 #include "tests/body_world.h"
-#include "solvers/lcp_matrix.h"
-#include "solvers/lemke.h"
+#include "solvers/blocks/lcp_matrix.h"
+#include "solvers/schemes/lemke.h"
 
 typedef struct out {
   double z[16], w[16];

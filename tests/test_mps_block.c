@@ -6,10 +6,11 @@
 #include <stdlib.h>
 
 #include "core/constraint.h"
-#include "core/generate.h"
-#include "core/registry.h"
-#include "solvers/lcp_matrix.h"
-#include "solvers/solvers.h"
+#include "app/generate.h"
+#include "app/registry.h"
+#include "solvers/blocks/lcp_matrix.h"
+#include "solvers/blocks/blocks.h"
+#include "solvers/schemes/schemes.h"
 #include "support.h"
 
 typedef struct fixture {

@@ -1,4 +1,4 @@
-/* test_sph_density.c — the IISPH density block (solvers/sph_density.c; Ihmsen et al. 2014 and the
+/* test_sph_density.c — the IISPH density block (solvers/blocks/sph_density.c; Ihmsen et al. 2014 and the
  * notes in papers/ihmsen-iisph-notes.md; Akinci et al. 2012 boundaries) through the constraint
  * interface: Akinci's and lattice boundary volumes next to a flat wall, the diagonal is IISPH's
  * a_ii and the derivative of the predicted density in p_i, the matrix-free passes agree with the
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 
 #include "core/constraint.h"
-#include "core/generate.h"
+#include "app/generate.h"
 #include "core/kernel.h"
-#include "core/registry.h"
-#include "solvers/solvers.h"
+#include "app/registry.h"
+#include "solvers/blocks/blocks.h"
 #include "support.h"
 
 typedef struct fixture {

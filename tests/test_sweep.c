@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/benchmark.h"
-#include "core/registry.h"
-#include "core/scene.h"
+#include "app/benchmark.h"
+#include "app/registry.h"
+#include "app/scene.h"
 #include "experiments/runner/sweep.h"
 #include "experiments/runner/sweep_csv.h"
 #include "tests/support.h"

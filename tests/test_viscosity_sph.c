@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/generate.h"
+#include "app/generate.h"
 #include "core/grid.h"
 #include "core/kernel.h"
-#include "core/sim.h"
+#include "app/sim.h"
 #include "core/viscosity_sph.h"
 #include "tests/support.h"
 

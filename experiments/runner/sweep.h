@@ -70,7 +70,7 @@ typedef struct vbc_sweep_spec {
   const char **replay_sets;   /* from_state {"set"}: overrides of the replays only */
   int nreplay_sets;
   int exact_reference;        /* `exact_reference`: every case but the state dump runs with
-                                 vbc run --exact-reference (core/exact_reference.h) */
+                                 vbc run --exact-reference (app/exact_reference.h) */
   const char **metrics;
   size_t nmetrics;
   vbc_sweep_plot *plots;

@@ -17,9 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/files.h"
+#include "app/files.h"
+#include "app/json_file.h"
 #include "core/json_util.h"
-#include "core/progress.h"
+#include "app/progress.h"
 #include "experiments/runner/sweep.h"
 #include "experiments/runner/sweep_spawn.h"
 

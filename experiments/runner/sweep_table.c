@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/files.h"
+#include "app/files.h"
+#include "app/json_file.h"
 #include "core/json_util.h"
 #include "experiments/runner/sweep.h"
 

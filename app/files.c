@@ -1,0 +1,59 @@
+/* files.c — see files.h. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app/files.h"
+
+int vbc_mkdir_p(const char *dir, vbc_error *err) {
+  char buf[1024];
+  if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: path too long", dir);
+  for (char *p = buf + 1; *p; ++p) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot create: %s", buf, strerror(errno));
+    *p = '/';
+  }
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot create: %s", buf, strerror(errno));
+  return VBC_OK;
+}
+
+int vbc_file_open(vbc_file *file, const char *path, const char *suffix, vbc_error *err) {
+  memset(file, 0, sizeof *file);
+  snprintf(file->path, sizeof file->path, "%s", path);
+  snprintf(file->tmp, sizeof file->tmp, "%s%s", path, suffix);
+  file->f = fopen(file->tmp, "wb");
+  if (file->f == NULL)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot write: %s", file->tmp, strerror(errno));
+  return VBC_OK;
+}
+
+int vbc_file_commit(vbc_file *file, vbc_error *err) {
+  if (file->f == NULL) return VBC_OK;
+  int ok = !ferror(file->f);
+  ok = fclose(file->f) == 0 && ok;
+  file->f = NULL;
+  if (!ok || rename(file->tmp, file->path) != 0) {
+    int e = errno;
+    remove(file->tmp);
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot write: %s", file->path, strerror(e));
+  }
+  return VBC_OK;
+}
+
+void vbc_file_discard(vbc_file *file) {
+  if (file->f == NULL) return;
+  fclose(file->f);
+  file->f = NULL;
+  remove(file->tmp);
+}
+
+int vbc_write_file_atomic(const char *path, const char *text, vbc_error *err) {
+  vbc_file f;
+  if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return err->code;
+  fputs(text, f.f);
+  return vbc_file_commit(&f, err);
+}

@@ -1,0 +1,32 @@
+/* output.h — the files of a run directory (DESIGN.md §4): series.csv, convergence.csv,
+ * frames/frame_NNNNNN.vtu + frames.pvd. summary.json is written last by app/summary.c and is the mark of a
+ * complete run. Streams are written as NAME.part and renamed on close. */
+#ifndef VBC_OUTPUT_H
+#define VBC_OUTPUT_H
+
+#include "core/constraint.h"
+#include "app/files.h"
+#include "app/sim.h"
+
+typedef struct vbc_output {
+  char dir[1024];
+  vbc_file series, convergence;
+  char **frame_files;
+  double *frame_times;
+  size_t nframes, cap_frames;
+} vbc_output;
+
+/* Create dir, remove what an earlier run left there, open the streams and write headers
+ * (series.csv with bench's columns; bench may be NULL). */
+int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_type *bench,
+                    vbc_error *err);
+/* One series.csv row: generic columns then the benchmark's (bench may be NULL). */
+void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
+                       int max_iterations, double relative_residual,
+                       const struct vbc_benchmark_type *bench, void *bench_state);
+void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
+                            const char *const *labels);
+int vbc_output_frame(vbc_output *o, const vbc_particles *p, double time, vbc_error *err);
+int vbc_output_close(vbc_output *o, vbc_error *err);
+
+#endif

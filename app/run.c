@@ -1,0 +1,354 @@
+/* run.c — the time loop of `vbc run` (DESIGN.md §4).
+ *
+ * Per step: keep a copy of the state, let the coupler advance it, check it (non-finite values,
+ * particles outside the domain), record solver statistics, sample convergence, let the benchmark
+ * observe, write series rows and frames at their intervals. On failure the copy is the last good
+ * state: it is written as a frame, the streams are closed, summary.json records the failure.
+ *
+ * Frozen states (app/state_file.h): --dump-state writes the state at the start of the chosen
+ * step, before the step touches it; --from-state loads such a state over the generated particles
+ * and runs the one step that follows, so that solvers can be compared on the identical problem.
+ * --dump-lcp installs app/lcp_dump.c as the system's solve hook for the chosen step only.
+ * --exact-reference gives the trace Lemke's solution of each traced solve as its reference
+ * (app/exact_reference.h), so it costs nothing in the steps convergence.csv does not sample. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/benchmark.h"
+#include "app/exact_reference.h"
+#include "app/files.h"
+#include "app/lcp_dump.h"
+#include "core/number_density.h"
+#include "app/output.h"
+#include "app/run.h"
+#include "app/sim.h"
+#include "app/state_file.h"
+#include "app/summary.h"
+
+typedef struct backup {
+  size_t n;
+  vbc_vec *pos, *vel;
+  double *pressure, *pressure_smoothed, *number_density;
+  double time;
+} backup;
+
+static int backup_init(backup *b, size_t n, vbc_error *err) {
+  memset(b, 0, sizeof *b);
+  b->n = n;
+  b->pos = vbc_calloc(n, sizeof *b->pos, err);
+  b->vel = vbc_calloc(n, sizeof *b->vel, err);
+  b->pressure = vbc_calloc(n, sizeof(double), err);
+  b->pressure_smoothed = vbc_calloc(n, sizeof(double), err);
+  b->number_density = vbc_calloc(n, sizeof(double), err);
+  return err->code;
+}
+
+static void backup_free(backup *b) {
+  free(b->pos), free(b->vel), free(b->pressure), free(b->pressure_smoothed);
+  free(b->number_density);
+}
+
+static void backup_swap(backup *b, vbc_particles *p, int save) {
+#define COPY(field, size)                                 \
+  if (save) memcpy(b->field, p->field, b->n * (size));    \
+  else memcpy(p->field, b->field, b->n * (size));
+  COPY(pos, sizeof(vbc_vec));
+  COPY(vel, sizeof(vbc_vec));
+  COPY(pressure, sizeof(double));
+  COPY(pressure_smoothed, sizeof(double));
+  COPY(number_density, sizeof(double));
+#undef COPY
+}
+
+static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
+  st->solves++;
+  st->iterations_total += r->iterations;
+  if (r->iterations > st->iterations_max) st->iterations_max = r->iterations;
+  st->stops[r->reason]++;
+  double rel = r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0;
+  st->relres_sum += rel;
+  if (rel > st->relres_max) st->relres_max = rel;
+  st->last_relres = rel;
+  if (!isnan(r->mean_error)) {
+    st->error_solves++;
+    st->error_sum += r->mean_error;
+    if (r->mean_error > st->error_max) st->error_max = r->mean_error;
+  }
+  st->window_steps++;
+  st->window_iterations += r->iterations;
+  if (r->iterations > st->window_max) st->window_max = r->iterations;
+}
+
+/* The contact LCP of a step, when the coupler solved one (lemke_contacts). */
+static void contact_stats_add(vbc_run_stats *st, const vbc_step_report *rep) {
+  if (!rep->contact_solves) return;
+  st->contact_solves++;
+  st->contact_rows_total += rep->contact_rows;
+  if (rep->contact_rows > st->contact_rows_max) st->contact_rows_max = rep->contact_rows;
+  if (rep->contacts > st->contacts_max) st->contacts_max = rep->contacts;
+  st->contact_iterations_total += rep->contact_iterations;
+  if (rep->contact_pivots >= 0) {
+    st->contact_pivot_solves++;
+    st->contact_pivots_total += rep->contact_pivots;
+  }
+  if (rep->contact_pivots > st->contact_pivots_max) st->contact_pivots_max = rep->contact_pivots;
+  if (rep->contact_error > st->contact_error_max) st->contact_error_max = rep->contact_error;
+}
+
+/* Prefix a failure with the step and the time that step was advancing to: the one place that
+ * does, for failures of the coupler and of the state check alike. */
+static int failed_at(vbc_error *err, const vbc_sim *sim) {
+  char msg[sizeof err->message];
+  snprintf(msg, sizeof msg, "%s", err->message);
+  int code = err->code;
+  vbc_error_clear(err);
+  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step,
+                       (double)sim->step * sim->scene->dt, msg);
+}
+
+typedef struct loop {
+  const vbc_run_options *opt;
+  vbc_sim sim;
+  vbc_output out;
+  backup last_good;
+  vbc_solve_trace trace;
+  vbc_run_stats stats;
+  const vbc_benchmark_type *bench;
+  void *bench_state;
+  vbc_progress progress;
+  long steps_per_output, steps_per_frame;
+  int frames;                  /* the scene's output.frames, off with --from-state */
+  vbc_solve_result last_solve; /* of the latest step: the metrics of a --from-state run */
+  vbc_lcp_dump lcp_dump;       /* --dump-lcp */
+  vbc_exact_reference xref;    /* --exact-reference */
+} loop;
+
+static void write_series(loop *L) {
+  vbc_run_stats *st = &L->stats;
+  double mean = st->window_steps ? (double)st->window_iterations / (double)st->window_steps : 0.0;
+  vbc_output_series(&L->out, &L->sim, mean, st->window_max, st->last_relres, L->bench,
+                    L->bench_state);
+  st->window_steps = st->window_iterations = 0;
+  st->window_max = 0;
+}
+
+/* A replayed solve that fails keeps its trace up to the failure: with --from-state the divergence
+ * of a scheme is the curve one wants to see. */
+static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
+  vbc_sim *sim = &L->sim;
+  if (L->opt->from_state && rep->block_labels) {
+    sim->time = (double)sim->step * sim->scene->dt;
+    vbc_output_convergence(&L->out, sim, &L->trace, rep->block_labels);
+  }
+  return failed_at(err, sim);
+}
+
+/* --dump-lcp: every solve of this step goes through the hook (app/lcp_dump.h). */
+static void lcp_dump_begin(loop *L) {
+  vbc_sim *sim = &L->sim;
+  vbc_lcp_dump *d = &L->lcp_dump;
+  *d = (vbc_lcp_dump){.dir = L->opt->dump_lcp_dir, .scene_file = sim->scene->file,
+                      .step = sim->step, .time = L->last_good.time, .dt = sim->scene->dt};
+  sim->sys.solve_hook = vbc_lcp_dump_solve;
+  sim->sys.solve_hook_ctx = d;
+}
+
+static void lcp_dump_end(loop *L) {
+  vbc_lcp_dump *d = &L->lcp_dump;
+  L->sim.sys.solve_hook = NULL;
+  L->sim.sys.solve_hook_ctx = NULL;
+  if (L->progress.mode == VBC_PROGRESS_OFF) return;
+  const char *nl = L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "";
+  for (int k = 0; k < d->nlog; ++k)
+    fprintf(stderr, "%svbc: --dump-lcp: %s\n", k ? "" : nl, d->log[k]);
+  if (d->solves == 0)
+    fprintf(stderr, "%svbc: --dump-lcp: step %ld ran no solve\n", nl, d->step);
+}
+
+/* --exact-reference: why a traced solve had no reference, the first time it happens. */
+static void exact_reference_note(loop *L) {
+  const char *why = vbc_exact_reference_take_note(&L->xref);
+  if (why == NULL) return;
+  fprintf(stderr, "%svbc: --exact-reference: step %ld: no exact reference, its reference columns "
+          "stay empty: %s (said once)\n", L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "",
+          L->sim.step, why);
+}
+
+static int one_step(loop *L, vbc_error *err) {
+  vbc_sim *sim = &L->sim;
+  const vbc_scene *sc = sim->scene;
+  if (L->opt->dump_path && sim->step + 1 == L->opt->dump_step &&
+      vbc_state_write(L->opt->dump_path, sim, err) != VBC_OK)
+    return err->code;
+  backup_swap(&L->last_good, &sim->particles, 1);
+  L->last_good.time = sim->time;
+  sim->step++;
+  int sampled = L->opt->from_state != NULL ||
+                (sc->convergence_every > 0 &&
+                 (sim->step == 1 || sim->step % sc->convergence_every == 0));
+  vbc_step_report rep;
+  memset(&rep, 0, sizeof rep);
+  rep.trace = sampled ? &L->trace : NULL;
+  const int dump_lcp = L->opt->dump_lcp_dir && sim->step == L->opt->dump_lcp_step;
+  if (dump_lcp) lcp_dump_begin(L);
+  int rc = sim->coupler->step(sim->coupler_state, sim, &rep, err);
+  if (dump_lcp) lcp_dump_end(L);
+  if (L->opt->exact_reference) exact_reference_note(L);
+  if (rc != VBC_OK) return step_failed(L, &rep, err);
+  sim->time = (double)sim->step * sc->dt;
+  if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, &rep, err);
+  L->stats.steps_run++;
+  L->last_solve = rep.fluid;
+  stats_add(&L->stats, &rep.fluid);
+  contact_stats_add(&L->stats, &rep);
+  if (rep.fluid.reason == VBC_STOP_MAX_ITERATIONS && L->stats.stops[VBC_STOP_MAX_ITERATIONS] == 1 &&
+      L->progress.mode != VBC_PROGRESS_OFF)
+    fprintf(stderr, "%svbc: warning: step %ld: %s stopped at max_iterations (%d) with relative "
+            "residual %.3g > tolerance; summary.json counts every such solve\n",
+            L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "", sim->step, sc->fluid_solver->name,
+            rep.fluid.iterations, L->stats.last_relres);
+  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep.block_labels);
+  if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, sim);
+  int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
+  if (output_step) write_series(L);
+  if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
+    if (vbc_output_frame(&L->out, &sim->particles, sim->time, err) != VBC_OK) return err->code;
+  double mean = L->stats.solves ? (double)L->stats.iterations_total / (double)L->stats.solves : 0;
+  vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time, mean, L->stats.last_relres,
+                      output_step);
+  return VBC_OK;
+}
+
+/* The state before the failing step becomes the last frame; every stream is closed. */
+static void record_failure(loop *L, const vbc_error *failure) {
+  vbc_error err;
+  vbc_error_clear(&err);
+  backup_swap(&L->last_good, &L->sim.particles, 0);
+  L->sim.step--; /* summary.json describes the last good state, the message the failing step */
+  L->sim.time = L->last_good.time;
+  vbc_output_frame(&L->out, &L->sim.particles, L->last_good.time, &err);
+  vbc_output_close(&L->out, &err);
+  vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
+}
+
+/* --from-state: the file's state replaces the generated particles; one step follows it. */
+static int load_state(loop *L, const char *path, vbc_error *err) {
+  vbc_state st;
+  int rc = vbc_state_read(path, &st, err);
+  if (rc == VBC_OK) rc = vbc_state_apply(&st, path, &L->sim, err);
+  vbc_state_free(&st);
+  if (rc == VBC_OK) L->sim.nsteps = L->sim.step + 1;
+  return rc;
+}
+
+/* A dump step the run never reaches, or a file it could not write, is reported before the run
+ * rather than after the steps leading to it. */
+static int check_dump(const vbc_sim *sim, const vbc_run_options *opt, vbc_error *err) {
+  if (opt->dump_path == NULL) return VBC_OK;
+  if (opt->from_state)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "--dump-state and --from-state exclude each other");
+  if (opt->dump_step < 1 || opt->dump_step > sim->nsteps)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: --dump-state %ld: expected a step in 1..%ld "
+                         "(the scene runs %ld steps of %g s)", sim->scene->file, opt->dump_step,
+                         sim->nsteps, sim->nsteps, sim->scene->dt);
+  vbc_file probe;
+  if (vbc_file_open(&probe, opt->dump_path, ".tmp", err) != VBC_OK) return err->code;
+  vbc_file_discard(&probe);
+  return VBC_OK;
+}
+
+/* The solve of a --from-state run. The scene's benchmark is not run: its figures describe a
+ * whole run, not one step. */
+static int solve_metrics(const vbc_solve_result *r, cJSON *m, vbc_error *err) {
+  if (!cJSON_AddNumberToObject(m, "iterations", r->iterations) ||
+      !cJSON_AddStringToObject(m, "stop_reason", vbc_stop_reason_name(r->reason)) ||
+      !cJSON_AddNumberToObject(m, "final_relative_residual",
+                               r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0) ||
+      !cJSON_AddNumberToObject(m, "final_mean_error", isnan(r->mean_error) ? 0.0 : r->mean_error) ||
+      !cJSON_AddNumberToObject(m, "solve_seconds", r->seconds))
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+  return VBC_OK;
+}
+
+static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  L->opt = opt;
+  if (vbc_sim_init(&L->sim, sc, err) != VBC_OK) return err->code;
+  if (opt->from_state && load_state(L, opt->from_state, err) != VBC_OK) return err->code;
+  if (check_dump(&L->sim, opt, err) != VBC_OK) return err->code;
+  if (opt->dump_lcp_dir &&
+      vbc_lcp_dump_check(sc->file, opt->dump_lcp_step, L->sim.step + 1, L->sim.nsteps, sc->dt,
+                         opt->dump_lcp_dir, err) != VBC_OK)
+    return err->code;
+  L->bench = opt->from_state ? NULL : sc->benchmark;
+  L->frames = opt->from_state ? 0 : sc->frames;
+  if (L->bench) {
+    L->bench_state = L->bench->alloc(&L->sim, sc->benchmark_params, err);
+    if (L->bench_state == NULL) return err->code;
+  }
+  if (backup_init(&L->last_good, L->sim.particles.n, err) != VBC_OK) return err->code;
+  L->steps_per_output = lround(sc->output_interval / sc->dt);
+  if (L->steps_per_output < 1) L->steps_per_output = 1;
+  L->steps_per_frame = lround(sc->frame_interval / sc->dt);
+  if (L->steps_per_frame < 1) L->steps_per_frame = 1;
+  if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) return err->code;
+  if (opt->exact_reference) L->trace.reference = vbc_exact_reference_observer(&L->xref);
+  vbc_progress_init(&L->progress, opt->progress, stderr);
+  return VBC_OK;
+}
+
+int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  loop *L = vbc_calloc(1, sizeof *L, err);
+  if (L == NULL) return err->code;
+  int rc = setup(L, sc, opt, err);
+  if (rc == VBC_OK) {
+    L->stats.threads = omp_get_max_threads();
+    double t0 = vbc_now();
+    /* n_i of the initial state, so that the first series row is meaningful (a frozen state
+     * brings its own) */
+    if (opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
+    if (rc == VBC_OK && opt->from_state == NULL) vbc_number_density(&L->sim.sys);
+    if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, &L->sim);
+    write_series(L);
+    if (rc == VBC_OK && L->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
+    while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
+    vbc_progress_done(&L->progress);
+    L->stats.wall_seconds = vbc_now() - t0;
+    if (rc == VBC_EXIT_FAILED) {
+      record_failure(L, err);
+    } else if (rc == VBC_OK) {
+      cJSON *metrics = cJSON_CreateObject();
+      if (metrics == NULL) rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+      else if (opt->from_state) rc = solve_metrics(&L->last_solve, metrics, err);
+      else if (L->bench) rc = L->bench->metrics(L->bench_state, &L->sim, metrics, L->out.dir, err);
+      if (rc == VBC_OK) rc = vbc_output_close(&L->out, err);
+      if (rc == VBC_OK)
+        rc = vbc_summary_write(L->out.dir, &L->sim, &L->stats, metrics, opt->from_state, NULL,
+                               err);
+      cJSON_Delete(metrics);
+    }
+  }
+  if (L->out.series.f) vbc_file_discard(&L->out.series);
+  if (L->out.convergence.f) vbc_file_discard(&L->out.convergence);
+  vbc_output_close(&L->out, &(vbc_error){0});
+  if (L->bench && L->bench_state) L->bench->free(L->bench_state);
+  backup_free(&L->last_good);
+  vbc_solve_trace_free(&L->trace);
+  vbc_exact_reference_free(&L->xref);
+  vbc_sim_free(&L->sim);
+  free(L);
+  return rc;
+}
+
+int vbc_check(const vbc_scene *sc, vbc_error *err) {
+  vbc_sim sim;
+  int rc = vbc_sim_init(&sim, sc, err);
+  if (rc == VBC_OK && sc->benchmark) {
+    void *state = sc->benchmark->alloc(&sim, sc->benchmark_params, err);
+    if (state == NULL) rc = err->code;
+    else sc->benchmark->free(state);
+  }
+  vbc_sim_free(&sim);
+  return rc;
+}

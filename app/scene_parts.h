@@ -1,0 +1,28 @@
+/* scene_parts.h — what the files of the scene loader share (app/scene.c, app/scene_bodies.c);
+ * not an interface for other modules. */
+#ifndef VBC_SCENE_PARTS_H
+#define VBC_SCENE_PARTS_H
+
+#include <math.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/json_util.h"
+#include "app/scene.h"
+
+#define VBC_SCENE_NO_DEFAULT NAN /* a required number */
+
+/* Names become file names (the scene's: results/<name>; a body's may label output), so both
+ * follow one rule: letters, digits, '_', '-', '.', not empty, not starting with '.'. */
+int vbc_scene_name_ok(const char *name);
+/* Boxes (fluid_box, tank, body boxes) must hold at least one lattice cell per axis. */
+int vbc_scene_check_extent(vbc_jctx *c, const vbc_scene *s, const char *path, vbc_vec min,
+                           vbc_vec max);
+/* An array entry that must be an object with a string `type` (shapes of geometry and bodies). */
+int vbc_scene_typed_object(vbc_jctx *c, cJSON *item, const char *path, const char **type);
+
+/* The optional `bodies` array (app/scene_bodies.c). */
+int vbc_scene_load_bodies(vbc_jctx *c, vbc_scene *s, cJSON *root);
+void vbc_scene_free_body_shape(vbc_body_shape *sh);
+
+#endif

@@ -1,0 +1,235 @@
+/* sim.c — see sim.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/generate.h"
+#include "core/parallel.h"
+#include "app/sim.h"
+#include "core/viscosity.h"
+#include "core/viscosity_sph.h"
+
+/* Without a `domain` in the scene, particles may travel one initial extent beyond the initial
+ * bounding box on every side before the run counts as failed. */
+static void default_domain(vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  vbc_vec lo = p->pos[0], hi = p->pos[0];
+  for (size_t i = 1; i < p->n; ++i)
+    for (int a = 0; a < 3; ++a) {
+      vbc_vec_set(&lo, a, fmin(vbc_vec_get(lo, a), vbc_vec_get(p->pos[i], a)));
+      vbc_vec_set(&hi, a, fmax(vbc_vec_get(hi, a), vbc_vec_get(p->pos[i], a)));
+    }
+  for (int a = 0; a < sim->sys.dim; ++a) {
+    double ext = fmax(vbc_vec_get(hi, a) - vbc_vec_get(lo, a), 10.0 * sim->sys.spacing);
+    vbc_vec_set(&lo, a, vbc_vec_get(lo, a) - ext);
+    vbc_vec_set(&hi, a, vbc_vec_get(hi, a) + ext);
+  }
+  sim->domain_min = lo;
+  sim->domain_max = hi;
+}
+
+/* Overlapping shapes put particles on top of each other: refuse them as bad input. Lattices
+ * offset by exactly l/2 count as overlapping (the 1e-6 keeps that independent of round-off). */
+static int check_overlaps(vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  const double l = sim->sys.spacing;
+  if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, l, err) != VBC_OK ||
+      vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, 0.5 * l * (1.0 + 1e-6), err) != VBC_OK)
+    return err->code;
+  if (sim->nbrs.npairs == 0) return VBC_OK;
+  size_t i = 0;
+  while (sim->nbrs.start[i + 1] == 0) ++i;
+  size_t j = sim->nbrs.index[0];
+  return vbc_error_set(err, VBC_EXIT_INPUT,
+                       "%s: geometry: expected shapes that do not overlap, got %zu particle pairs "
+                       "closer than l/2, e.g. %s particle %zu at (%g, %g, %g) and %s particle %zu",
+                       sim->scene->file, sim->nbrs.npairs / 2, vbc_kind_name(p->kind[i]), i,
+                       p->pos[i].x, p->pos[i].y, p->pos[i].z, vbc_kind_name(p->kind[j]), j);
+}
+
+/* Bodies from the scene's specs and their generated particles (contiguous, in spec order). */
+static int init_bodies(vbc_sim *sim, vbc_error *err) {
+  const vbc_scene *sc = sim->scene;
+  const vbc_particles *p = &sim->particles;
+  if (sc->nbodies == 0) return VBC_OK;
+  sim->bodies = vbc_calloc(sc->nbodies, sizeof *sim->bodies, err);
+  sim->offset = vbc_calloc(p->n, sizeof *sim->offset, err);
+  if (sim->bodies == NULL || sim->offset == NULL) return err->code;
+  const double cell = pow(sc->spacing, sc->dim);
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_RIGID) continue;
+    vbc_body *b = &sim->bodies[p->body[i]];
+    if (b->count == 0) b->first = i;
+    ++b->count;
+  }
+  for (size_t k = 0; k < sc->nbodies; ++k) {
+    const vbc_body_spec *spec = &sc->bodies[k];
+    vbc_body *b = &sim->bodies[k];
+    b->motion = spec->motion;
+    /* mass per particle: rho_B l^d, or the given mass shared equally; infinite masses get a
+     * density of 1, their mass properties are never used. vbc_generate has refused empty
+     * bodies, so count >= 1. */
+    double pm = spec->mass > 0.0 ? spec->mass / (double)b->count
+                                 : (spec->density > 0.0 ? spec->density : 1.0) * cell;
+    if (vbc_body_init_mass(b, sc->dim, sc->spacing, pm, p->pos, sim->offset, err) != VBC_OK)
+      return err->code;
+    b->pin = spec->has_pin ? spec->pin : b->x;
+    b->pin_offset = vbc_vec_sub(b->pin, b->x);
+    b->script_v = spec->velocity;
+    b->script_w = spec->angular_velocity;
+    if (b->motion != VBC_MOTION_FIXED) b->v = spec->velocity, b->w = spec->angular_velocity;
+  }
+  sim->sys.bodies = sim->bodies;
+  sim->sys.nbodies = sc->nbodies;
+  vbc_sim_place_bodies(sim);
+  return VBC_OK;
+}
+
+int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
+  memset(sim, 0, sizeof *sim);
+  sim->scene = scene;
+  if (vbc_generate(scene, &sim->particles, err) != VBC_OK) return err->code;
+  sim->nfluid = vbc_particles_count(&sim->particles, VBC_FLUID);
+  if (sim->nfluid == 0 && scene->nbodies == 0)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: geometry: expected fluid particles, the "
+                         "fluid shapes hold none at spacing %g: the fluid is empty", scene->file,
+                         scene->spacing);
+  vbc_system *sys = &sim->sys;
+  sys->dim = scene->dim;
+  sys->dt = scene->dt;
+  sys->spacing = scene->spacing;
+  sys->density = scene->density;
+  sys->fluid_mass = scene->density * pow(scene->spacing, scene->dim);
+  sys->re = scene->re_over_l * scene->spacing;
+  sys->sph = vbc_sph_kernel_make(scene->sph_kernel, scene->sph_support_over_l * scene->spacing,
+                                 scene->dim);
+  sys->particles = &sim->particles;
+  sys->grid = &sim->grid;
+  sys->nbrs = &sim->nbrs;
+  sim->mps = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
+  sim->support = sys->re;
+  /* the SPH explicit terms sum over the kernel's support H (couplers raise it further) */
+  if (scene->xsph > 0.0 ||
+      (scene->viscosity > 0.0 && scene->viscosity_model == VBC_VISCOSITY_SPH))
+    sim->support = fmax(sim->support, sys->sph.H);
+  if (scene->has_domain) {
+    sim->domain_min = scene->domain_min;
+    sim->domain_max = scene->domain_max;
+  } else {
+    default_domain(sim);
+  }
+  /* the last step ends at or just after time.end */
+  sim->nsteps = (long)ceil(scene->t_end / scene->dt - 1e-9);
+  sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
+  if (sim->acc == NULL || init_bodies(sim, err) != VBC_OK) return err->code;
+  if (check_overlaps(sim, err) != VBC_OK) return err->code;
+  sim->coupler = scene->coupler;
+  sim->coupler_state = sim->coupler->alloc(sim, err);
+  return sim->coupler_state ? VBC_OK : err->code;
+}
+
+void vbc_sim_free(vbc_sim *sim) {
+  if (sim->coupler && sim->coupler_state) sim->coupler->free(sim->coupler_state);
+  vbc_particles_free(&sim->particles);
+  free(sim->acc);
+  free(sim->bodies);
+  free(sim->offset);
+  vbc_grid_free(&sim->grid);
+  vbc_neighbors_free(&sim->nbrs);
+  memset(sim, 0, sizeof *sim);
+}
+
+int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
+    return err->code;
+  return vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, sim->support, err);
+}
+
+/* The non-gravity explicit accelerations into sim->acc, all from the velocities u^t (so their
+ * order does not matter): viscosity by the scene's Laplacian, then XSPH (Ihmsen et al. 2014,
+ * step 4). Returns whether there are any. */
+static int explicit_accelerations(vbc_sim *sim) {
+  const vbc_scene *sc = sim->scene;
+  const vbc_particles *p = &sim->particles;
+  const int mps = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_MPS;
+  const int sph = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_SPH;
+  if (!mps && !sph && sc->xsph <= 0.0) return 0;
+  if (mps) {
+    vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sim->acc); /* writes every acc[i] */
+  } else {
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+    for (size_t i = 0; i < p->n; ++i) sim->acc[i] = vbc_vec_zero();
+  }
+  if (sph) vbc_sph_viscosity_add(&sim->sys, sc->viscosity, sim->acc);
+  if (sc->xsph > 0.0) vbc_xsph_add(&sim->sys, sc->xsph, sim->acc);
+  return 1;
+}
+
+void vbc_sim_explicit(vbc_sim *sim) {
+  vbc_particles *p = &sim->particles;
+  const double h = sim->sys.dt;
+  const vbc_vec g = sim->scene->gravity;
+  const int extra = explicit_accelerations(sim);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    vbc_vec a = extra ? vbc_vec_add(g, sim->acc[i]) : g;
+    p->vel[i] = vbc_vec_axpy(p->vel[i], h, a);
+  }
+  for (size_t k = 0; k < sim->sys.nbodies; ++k) {
+    vbc_body *b = &sim->bodies[k];
+    if (b->motion == VBC_MOTION_FREE || b->motion == VBC_MOTION_PINNED)
+      b->v = vbc_vec_axpy(b->v, h, g);
+    else if (b->motion == VBC_MOTION_SCRIPTED)
+      b->v = b->script_v, b->w = b->script_w;
+    vbc_body_update_inertia(b, sim->sys.dim);
+  }
+}
+
+void vbc_sim_place_bodies(vbc_sim *sim) {
+  for (size_t k = 0; k < sim->sys.nbodies; ++k)
+    vbc_body_place(&sim->bodies[k], sim->offset, sim->particles.pos, sim->particles.vel);
+}
+
+void vbc_sim_advect(vbc_sim *sim) {
+  vbc_particles *p = &sim->particles;
+  const double h = sim->sys.dt;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
+  for (size_t k = 0; k < sim->sys.nbodies; ++k) vbc_body_integrate(&sim->bodies[k], h);
+  vbc_sim_place_bodies(sim);
+}
+
+static int outside(const vbc_sim *sim, vbc_vec x) {
+  for (int a = 0; a < sim->sys.dim; ++a) {
+    double v = vbc_vec_get(x, a);
+    if (v < vbc_vec_get(sim->domain_min, a) || v > vbc_vec_get(sim->domain_max, a)) return 1;
+  }
+  return 0;
+}
+
+int vbc_sim_check(const vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  size_t bad = p->n;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] == VBC_WALL) continue;
+    if (!vbc_vec_isfinite(p->pos[i]) || !vbc_vec_isfinite(p->vel[i]) || outside(sim, p->pos[i]))
+      bad = i < bad ? i : bad;
+  }
+  if (bad == p->n) return VBC_OK;
+  vbc_vec x = p->pos[bad], u = p->vel[bad];
+  char who[64];
+  if (p->kind[bad] == VBC_RIGID)
+    snprintf(who, sizeof who, "particle %zu of body %d", bad, p->body[bad]);
+  else
+    snprintf(who, sizeof who, "fluid particle %zu", bad);
+  if (!vbc_vec_isfinite(x) || !vbc_vec_isfinite(u))
+    return vbc_error_set(err, VBC_EXIT_FAILED, "%s has a non-finite position or velocity", who);
+  return vbc_error_set(err, VBC_EXIT_FAILED,
+                       "%s left the domain at (%.4g, %.4g, %.4g) with speed %.4g m/s", who, x.x,
+                       x.y, x.z, vbc_vec_norm(u));
+}

@@ -1,0 +1,52 @@
+/* sim.h — the state of one simulation: scene, particles, neighbour search, the system the
+ * constraint blocks act on, the coupler, time. The time loop (app/run.c) drives it. */
+#ifndef VBC_SIM_H
+#define VBC_SIM_H
+
+#include "core/constraint.h"
+#include "core/coupler.h"
+#include "core/grid.h"
+#include "core/lattice.h"
+#include "core/particles.h"
+#include "app/scene.h"
+
+typedef struct vbc_sim {
+  const vbc_scene *scene;
+  vbc_particles particles;
+  vbc_grid grid;
+  vbc_neighbors nbrs;
+  vbc_system sys;
+  vbc_mps_constants mps; /* n0, C, lambda of the initial lattice at r_e */
+  double support;        /* neighbour radius: max of r_e and every block's support */
+  vbc_vec domain_min, domain_max;
+  size_t nfluid;
+  vbc_body *bodies;   /* scene->nbodies rigid bodies (sys.bodies points here) */
+  vbc_vec *offset;    /* per particle: body-frame offset of a rigid particle */
+  vbc_vec *acc; /* scratch: explicit accelerations */
+  long step, nsteps;
+  double time;
+  const vbc_coupler_type *coupler;
+  void *coupler_state;
+} vbc_sim;
+
+/* Generate particles and create the coupler (which creates its blocks and solvers). */
+int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err);
+void vbc_sim_free(vbc_sim *sim);
+
+/* Grid and neighbour lists at the current positions (radius sim->support). */
+int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err);
+/* Explicit terms: u* = u + h (g + nu lap u + a_xsph) for fluid particles (Miyamoto §2.5; lap by
+ * fluid.viscosity_model, XSPH by Ihmsen et al. 2014 step 4, core/viscosity_sph.h); v* = v + h g
+ * for free and pinned bodies (§3.1), the prescribed velocities for scripted ones; the bodies'
+ * world inverse inertia at r^t. */
+void vbc_sim_explicit(vbc_sim *sim);
+/* r^{t+1} = r^t + h u^{t+1} for fluid particles (§2.5); bodies by eq. 44-45, their particles
+ * placed at x + R offset with the body's point velocity. */
+void vbc_sim_advect(vbc_sim *sim);
+/* Place every body's particles at its current state (after loading a frozen state). */
+void vbc_sim_place_bodies(vbc_sim *sim);
+/* Non-finite values or a particle outside the domain: VBC_EXIT_FAILED naming the particle (the
+ * time loop adds the step and time). */
+int vbc_sim_check(const vbc_sim *sim, vbc_error *err);
+
+#endif

@@ -1,0 +1,210 @@
+/* cli.c — see cli.h. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "app/registry.h"
+#include "app/run.h"
+#include "app/scene.h"
+#include "experiments/runner/sweep.h"
+
+static const char usage[] =
+    "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
+    "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
+    "               [--exact-reference]\n"
+    "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
+    "       vbc list\n"
+    "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "       vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] [--tol T]\n"
+    "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
+    "       vbc --help | --version\n"
+    "\n"
+    "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"
+    "             (step,time,block,iteration,residual,relative_residual,mean_error,\n"
+    "             reference_error,reference_w_error,seconds)\n"
+    "             and (when output.frames is true) frames/*.vtu + frames.pvd into DIR\n"
+    "             (default results/<scene name>)\n"
+    "  validate   check the scene (with its --set overrides) and set it up without running it\n"
+    "  list       print the registered blocks, solvers, couplers and benchmarks\n"
+    "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
+    "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"
+    "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"
+    "             --reference REF: also the distance to REF's z (e.g. Lemke's output);\n"
+    "             --trace: per iteration of pgs/jacobi, errors against REF as CSV\n"
+    "\n"
+    "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
+    "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
+    "  --out DIR        output directory\n"
+    "  --threads N      OpenMP threads (default: all cores; results do not depend on N)\n"
+    "  --quiet          no progress output\n"
+    "  --dump-state STEP FILE\n"
+    "                   write the complete state at the start of step STEP (1..steps), i.e.\n"
+    "                   just before its pressure solve, to FILE; the run goes on\n"
+    "  --from-state FILE\n"
+    "                   replace the scene's particles by FILE's state and run only the step it\n"
+    "                   was dumped before, with every iteration in convergence.csv; metrics are\n"
+    "                   that solve's iterations, stop_reason, final_relative_residual and\n"
+    "                   solve_seconds (vary method.fluid.* to compare solvers on one problem)\n"
+    "  --dump-lcp STEP DIR\n"
+    "                   write every solve of step STEP (1..steps; step k advances t = (k-1) dt\n"
+    "                   to k dt) as the LCP Lemke would solve, z = impulses, w = J v - b, in the\n"
+    "                   format of vbc lcp: DIR/stepSSSSSS_solveK_BLOCKS.lcp (docs/lcp.md)\n"
+    "  --exact-reference\n"
+    "                   solve every traced solve (the sampled steps' fluid solve; with\n"
+    "                   --from-state the one step) also with Lemke and write each iterate's\n"
+    "                   |z - z*|/|z*| and |w - w*|/|w* - q| (max norms) as reference_error and\n"
+    "                   reference_w_error in convergence.csv; the results do not change\n"
+    "                   (docs/lcp.md)\n"
+    "\n"
+    "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error\n";
+
+typedef struct args {
+  const char *command, *scene, *out;
+  const char *sets[256];
+  int nsets, threads, quiet, exact_reference;
+  long dump_step, dump_lcp_step;
+  const char *dump_path, *from_state, *dump_lcp_dir;
+} args;
+
+static int bad_usage(const char *fmt, const char *what) {
+  fprintf(stderr, "vbc: ");
+  fprintf(stderr, fmt, what);
+  fprintf(stderr, "\n(see vbc --help)\n");
+  return 2;
+}
+
+static int parse(int argc, char **argv, args *a) {
+  memset(a, 0, sizeof *a);
+  a->command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const char *s = argv[i];
+    int has_value = i + 1 < argc;
+    if (strcmp(s, "--set") == 0) {
+      if (!has_value) return bad_usage("%s needs KEY=VALUE", s);
+      if (a->nsets == 256) return bad_usage("%s: too many overrides", s);
+      a->sets[a->nsets++] = argv[++i];
+    } else if (strcmp(s, "--out") == 0) {
+      if (!has_value) return bad_usage("%s needs a directory", s);
+      a->out = argv[++i];
+    } else if (strcmp(s, "--threads") == 0) {
+      char *end;
+      if (!has_value) return bad_usage("%s needs a number", s);
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 1 || n > 1024) return bad_usage("--threads: expected 1..1024, got %s", argv[i]);
+      a->threads = (int)n;
+    } else if (strcmp(s, "--quiet") == 0) {
+      a->quiet = 1;
+    } else if (strcmp(s, "--exact-reference") == 0) {
+      a->exact_reference = 1;
+    } else if (strcmp(s, "--dump-state") == 0) {
+      char *end;
+      if (i + 2 >= argc) return bad_usage("%s needs STEP and FILE", s);
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || end == argv[i])
+        return bad_usage("--dump-state: expected a step number, got %s", argv[i]);
+      a->dump_step = n;
+      a->dump_path = argv[++i];
+    } else if (strcmp(s, "--dump-lcp") == 0) {
+      char *end;
+      if (i + 2 >= argc) return bad_usage("%s needs STEP and DIR", s);
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || end == argv[i] || n < 1)
+        return bad_usage("--dump-lcp: expected a positive step number, got %s", argv[i]);
+      a->dump_lcp_step = n;
+      a->dump_lcp_dir = argv[++i];
+    } else if (strcmp(s, "--from-state") == 0) {
+      if (!has_value) return bad_usage("%s needs a state file", s);
+      a->from_state = argv[++i];
+    } else if (s[0] == '-') {
+      return bad_usage("unknown option %s", s);
+    } else if (a->scene == NULL) {
+      a->scene = s;
+    } else {
+      return bad_usage("unexpected argument %s", s);
+    }
+  }
+  return 0;
+}
+
+static int report(const vbc_error *err) {
+  fprintf(stderr, "vbc: %s\n", err->message);
+  return err->code;
+}
+
+static int cmd_validate(const args *a) {
+  vbc_scene scene;
+  vbc_error err;
+  vbc_error_clear(&err);
+  int rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, &err);
+  if (rc == 0) rc = vbc_check(&scene, &err);
+  if (rc == 0) printf("%s: valid\n", a->scene);
+  vbc_scene_free(&scene);
+  return rc ? report(&err) : 0;
+}
+
+static int cmd_run(const args *a) {
+  vbc_scene scene;
+  vbc_error err;
+  vbc_error_clear(&err);
+  if (vbc_scene_load(&scene, a->scene, a->sets, a->nsets, &err) != 0) {
+    vbc_scene_free(&scene);
+    return report(&err);
+  }
+  if (a->threads > 0) omp_set_num_threads(a->threads);
+  char out[1024];
+  if (a->out) snprintf(out, sizeof out, "%s", a->out);
+  else snprintf(out, sizeof out, "results/%s", scene.name);
+  vbc_run_options opt = {out, a->quiet ? VBC_PROGRESS_OFF
+                              : isatty(fileno(stderr)) ? VBC_PROGRESS_BAR
+                                                       : VBC_PROGRESS_LINES,
+                         a->dump_step, a->dump_path, a->from_state,
+                         a->dump_lcp_step, a->dump_lcp_dir, a->exact_reference};
+  int rc = vbc_run(&scene, &opt, &err);
+  vbc_scene_free(&scene);
+  if (rc != 0) {
+    report(&err);
+    if (rc == 3) fprintf(stderr, "vbc: the last good state is the last frame in %s/frames.pvd\n", out);
+    return rc;
+  }
+  if (!a->quiet && a->dump_path)
+    fprintf(stderr, "vbc: wrote %s (the state before step %ld)\n", a->dump_path, a->dump_step);
+  if (!a->quiet) fprintf(stderr, "vbc: wrote %s/summary.json\n", out);
+  return 0;
+}
+
+int vbc_main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("vbc %s\n", VBC_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv);
+  if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv);
+  args a;
+  if (parse(argc, argv, &a) != 0) return 2;
+  if (strcmp(cmd, "list") == 0) {
+    vbc_registry_print(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
+    return bad_usage("unknown command '%s'", cmd);
+  if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);
+  if (strcmp(cmd, "validate") == 0 &&
+      (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir ||
+       a.exact_reference))
+    return bad_usage("%s takes only a scene and --set", cmd);
+  if (a.dump_path && a.from_state)
+    return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);
+  return strcmp(cmd, "run") == 0 ? cmd_run(&a) : cmd_validate(&a);
+}

@@ -1,0 +1,15 @@
+/* cli.h — the command line (DESIGN.md §4):
+ *   vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]
+ *   vbc validate SCENE.json [--set KEY=VALUE]...
+ *   vbc list
+ *   vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] [--tol T]
+ *   vbc --help | --version
+ * Exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 the system refused. */
+#ifndef VBC_CLI_H
+#define VBC_CLI_H
+
+int vbc_main(int argc, char **argv);
+/* `vbc lcp ...` (cli/cli_lcp.c, docs/lcp.md); argv[1] is "lcp". */
+int vbc_lcp_main(int argc, char **argv);
+
+#endif

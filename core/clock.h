@@ -1,0 +1,7 @@
+/* clock.h — wall time for the solve loop's statistics and the run's timings. */
+#ifndef VBC_CLOCK_H
+#define VBC_CLOCK_H
+
+double vbc_now(void); /* monotonic seconds */
+
+#endif

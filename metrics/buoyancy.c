@@ -1,0 +1,206 @@
+/* bench_buoyancy.c — a floating body (Miyamoto & Koshizuka §5.5, Fig. 12).
+ *
+ * The submerged ratio of body B is the fraction of its volume below the free surface:
+ *     ratio = (1/N) sum_k clamp((y_s - y_k)/l + 1/2, 0, 1)
+ * over its N particles, each standing for a cell of height l centred on y_k (exact for an upright
+ * box whose faces lie on cell faces, within l/side otherwise). The free surface y_s is measured
+ * away from the body: the fluid is binned in columns of width l, columns that reach within r_e of
+ * the body's horizontal extent are skipped, and y_s is the mean over the others of the column's
+ * highest fluid particle plus l/2. Archimedes: at rest, ratio = rho_B / rho (density_ratio).
+ *
+ * The rest test: the height of the body's centre is recorded every step and its
+ * speed is taken over a window, |y(t) - y(t - rest_window)| / rest_window, so that it measures
+ * sinking and bobbing but not the jitter of a particle-resolved contact from one step to the next
+ * (at l = 0.04 the instantaneous |v| of a box whose height stays within 2 mm jumps between 0.01
+ * and 0.04 m/s). Horizontal motion and rotation are left out: they do not change what is
+ * submerged, and a floating box drifts sideways slowly (0.02 m/s at l = 0.04 under strong
+ * coupling, docs/benchmarks.md) and rocks by a few mrad on the particle-resolved surface. The body is at rest from the start of the final interval over which that
+ * speed stays below rest_speed. If that interval lasts at least min_rest_time, submerged_ratio is
+ * the time average of the ratio over it and at_rest = 1; otherwise the average is over the last
+ * min_rest_time of the run and at_rest = 0, and the figure should not be trusted.
+ *
+ * Metrics: submerged_ratio, submerged_error = |submerged_ratio - density_ratio|, density_ratio,
+ * at_rest, rest_time (start of the averaging window), final_speed (the windowed speed at the
+ * end); and, as for the rigid pile (bench_bodies.c, metrics/penetration.c), max_penetration
+ * (the deepest overlap l - r of a rigid particle with another body's or a wall's particle over
+ * the run, in units of l: a sinking body on the floor, two bodies touching) and
+ * max_fluid_penetration (the same for fluid against rigid or wall particles: what Kurose's
+ * non-penetration constraints, eq. 4-6, bound under lemke_contacts). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "metrics/metrics.h"
+#include "app/sim.h"
+
+typedef struct buoy_state {
+  long body;
+  vbc_penetration pen;
+  double rest_speed, min_rest_time;
+  double rest_window;
+  double density_ratio;
+  size_t n, cap;
+  double *t, *ratio;
+  double *y; /* the height of the body's centre */
+} buoy_state;
+
+static const vbc_param_spec buoy_params[] = {
+    {"body", VBC_PARAM_INTEGER, 0.0, 0.0, 1e6, 0, "index of the floating body in `bodies`"},
+    {"rest_speed", VBC_PARAM_NUMBER, 0.02, 0.0, 1e3, 1,
+     "the body is at rest while its centre rises or sinks slower than this [m/s]"},
+    {"rest_window", VBC_PARAM_NUMBER, 0.25, 0.0, 1e3, 1,
+     "the rest test's speed is the centre's displacement over this time, divided by it [s]"},
+    {"min_rest_time", VBC_PARAM_NUMBER, 1.0, 0.0, 1e6, 0,
+     "shortest rest interval that counts; also the averaging window without rest [s]"},
+    {NULL, 0, 0, 0, 0, 0, NULL}};
+
+static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
+  const vbc_scene *sc = sim->scene;
+  long b = (long)vbc_param_number(params, buoy_params, "body");
+  if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_FREE) {
+    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a free body "
+                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
+    return NULL;
+  }
+  /* the surface and the ratio measure along y */
+  if (vbc_benchmark_gravity_down(sc, "buoyancy", err) != VBC_OK) return NULL;
+  buoy_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  s->body = b;
+  s->rest_speed = vbc_param_number(params, buoy_params, "rest_speed");
+  s->min_rest_time = vbc_param_number(params, buoy_params, "min_rest_time");
+  s->rest_window = vbc_param_number(params, buoy_params, "rest_window");
+  const vbc_body *B = &sim->bodies[b];
+  double cell = pow(sim->sys.spacing, sim->sys.dim);
+  s->density_ratio = B->mass / ((double)B->count * cell) / sim->sys.density;
+  return s;
+}
+
+static void buoy_free(void *state) {
+  buoy_state *s = state;
+  free(s->t);
+  free(s->ratio);
+  free(s->y);
+  free(s);
+}
+
+/* Mean height of the free surface over the fluid columns clear of the body. */
+static double surface_height(const buoy_state *s, const vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  const vbc_body *B = &sim->bodies[s->body];
+  const double l = sim->sys.spacing, re = sim->sys.re;
+  double bx0 = INFINITY, bx1 = -INFINITY, fx0 = INFINITY, fx1 = -INFINITY;
+  for (size_t k = B->first; k < B->first + B->count; ++k)
+    bx0 = fmin(bx0, p->pos[k].x), bx1 = fmax(bx1, p->pos[k].x);
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) fx0 = fmin(fx0, p->pos[i].x), fx1 = fmax(fx1, p->pos[i].x);
+  size_t ncol = (size_t)((fx1 - fx0) / l) + 1;
+  double *top = malloc(ncol * sizeof *top);
+  if (top == NULL) return NAN;
+  for (size_t c = 0; c < ncol; ++c) top[c] = -INFINITY;
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    size_t c = (size_t)((p->pos[i].x - fx0) / l);
+    if (c < ncol) top[c] = fmax(top[c], p->pos[i].y);
+  }
+  /* whole columns only: a column cut by the window would keep just the particles on one side of
+   * the cut, e.g. only its deepest one when the column leans into the window */
+  double sum = 0.0;
+  size_t n = 0;
+  for (size_t c = 0; c < ncol; ++c) {
+    double x0 = fx0 + (double)c * l, x1 = x0 + l;
+    if (x1 > bx0 - re && x0 < bx1 + re) continue;
+    if (isfinite(top[c])) sum += top[c], ++n;
+  }
+  free(top);
+  return n ? sum / (double)n + 0.5 * l : NAN;
+}
+
+static double submerged_ratio(const buoy_state *s, const vbc_sim *sim) {
+  const vbc_body *B = &sim->bodies[s->body];
+  const double l = sim->sys.spacing, ys = surface_height(s, sim);
+  double sum = 0.0;
+  for (size_t k = B->first; k < B->first + B->count; ++k)
+    sum += vbc_clamp((ys - sim->particles.pos[k].y) / l + 0.5, 0.0, 1.0);
+  return sum / (double)B->count;
+}
+
+static double body_speed(const buoy_state *s, const vbc_sim *sim) {
+  return vbc_vec_norm(sim->bodies[s->body].v);
+}
+
+static void buoy_observe(void *state, const vbc_sim *sim) {
+  buoy_state *s = state;
+  vbc_penetration_observe(&s->pen, sim);
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 1024;
+    double *t = realloc(s->t, cap * sizeof *t), *r = realloc(s->ratio, cap * sizeof *r);
+    double *y = realloc(s->y, cap * sizeof *y);
+    if (t) s->t = t;
+    if (r) s->ratio = r;
+    if (y) s->y = y;
+    if (!t || !r || !y) return; /* out of memory: this sample is lost, the run goes on */
+    s->cap = cap;
+  }
+  s->t[s->n] = sim->time;
+  s->ratio[s->n] = submerged_ratio(s, sim);
+  s->y[s->n] = sim->bodies[s->body].x.y;
+  s->n++;
+}
+
+static void buoy_series(void *state, const vbc_sim *sim, FILE *out) {
+  const buoy_state *s = state;
+  fprintf(out, ",%.6g,%.9g,%.6g", submerged_ratio(s, sim), sim->bodies[s->body].x.y,
+          body_speed(s, sim));
+}
+
+/* |y(t_k) - y(t_j)| / (t_k - t_j) for the latest sample j at least rest_window before k; infinite
+ * while the run is shorter than the window. */
+static double windowed_speed(const buoy_state *s, size_t k) {
+  size_t j = k;
+  while (j > 0 && s->t[k] - s->t[j] < s->rest_window) --j;
+  double dt = s->t[k] - s->t[j];
+  if (dt < s->rest_window || dt <= 0.0) return INFINITY;
+  return fabs(s->y[k] - s->y[j]) / dt;
+}
+
+static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
+                        vbc_error *err) {
+  (void)outdir;
+  buoy_state *s = state;
+  if (vbc_penetration_final(&s->pen, sim, err) != VBC_OK) return err->code;
+  vbc_penetration_metrics(&s->pen, sim, metrics);
+  if (s->n == 0) return VBC_OK;
+  size_t first = s->n; /* start of the final interval below rest_speed */
+  while (first > 0 && windowed_speed(s, first - 1) < s->rest_speed) --first;
+  const double t_end = s->t[s->n - 1];
+  int at_rest = first < s->n && t_end - s->t[first] >= s->min_rest_time;
+  if (!at_rest)
+    for (first = s->n - 1; first > 0 && t_end - s->t[first - 1] <= s->min_rest_time;) --first;
+  double sum = 0.0;
+  for (size_t k = first; k < s->n; ++k) sum += s->ratio[k];
+  double ratio = sum / (double)(s->n - first);
+  cJSON_AddNumberToObject(metrics, "submerged_ratio", ratio);
+  cJSON_AddNumberToObject(metrics, "submerged_error", fabs(ratio - s->density_ratio));
+  cJSON_AddNumberToObject(metrics, "density_ratio", s->density_ratio);
+  cJSON_AddNumberToObject(metrics, "at_rest", at_rest);
+  cJSON_AddNumberToObject(metrics, "rest_time", s->t[first]);
+  cJSON_AddNumberToObject(metrics, "final_speed", windowed_speed(s, s->n - 1));
+  return VBC_OK;
+}
+
+static const char *const buoy_metric_names[] = {
+    "submerged_ratio", "submerged_error", "density_ratio",         "at_rest", "rest_time",
+    "final_speed",     "max_penetration", "max_fluid_penetration", NULL};
+
+const vbc_benchmark_type vbc_benchmark_buoyancy = {
+    .name = "buoyancy",
+    .summary = "a floating body: submerged ratio at rest vs the density ratio (Miyamoto §5.5)",
+    .params = buoy_params,
+    .metric_names = buoy_metric_names,
+    .series_columns = "submerged_ratio,body_y,body_speed",
+    .alloc = buoy_alloc,
+    .free = buoy_free,
+    .observe = buoy_observe,
+    .series = buoy_series,
+    .metrics = buoy_metrics,
+};

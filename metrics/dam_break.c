@@ -1,0 +1,292 @@
+/* bench_dam_break.c — the collapse of a water column (Koshizuka & Oka 1996, Fig. 6-7; experiment
+ * of Martin & Moyce 1952).
+ *
+ * Set-up: a column of width a and height n^2 a stands against the left wall (the -x side) of a
+ * tank and is released at t = 0; the water surges along the floor in +x. Martin & Moyce measured
+ * the position of the surge front, x_front, against time, in the dimensionless variables
+ *     Z = x_front / a,    T = t sqrt(2 g / a)   (= n t sqrt(g/a) for n^2 = 2).
+ * The reference is their n^2 = 2 series (a = 2.25 in), compiled in below.
+ *
+ * Choices the experiment and the paper leave open, and ours:
+ *   - The wall: its inner face is the fluid's smallest x at t = 0 minus l/2 (the column stands
+ *     against the wall; a particle stands for a cell of edge l).
+ *   - a (`column_width`): by default measured, the fluid's x extent at t = 0 plus l, i.e. the
+ *     width the particles represent. A fluid_box of 0.146 m holds 0.145 m of particles at
+ *     l = 0.005 and 0.14 m at l = 0.01 or 0.02 (the lattice rule, docs/scene-format.md); with the
+ *     nominal 0.146 the curve would start at Z = 0.96 instead of 1. A positive value is used as
+ *     given.
+ *   - The front: the largest x of a fluid particle that is not a droplet, plus l/2, minus the
+ *     wall face. A particle counts when it has at least `min_neighbours` fluid neighbours within
+ *     min(2 l, neighbour radius) in the neighbour lists `sim->nbrs`. observe() runs after a step,
+ *     when those lists are the ones the step was solved on (positions one step earlier): a
+ *     particle's neighbour set is one step old, its x is current. At t = 0, Z = 1 exactly.
+ *   - The time origin: t = 0 when the column is released (no gate). T = t sqrt(2g/a) +
+ *     `time_shift`; a positive shift moves the simulated curve to later T, as users compensating
+ *     for the gate's opening time in the experiment do (e.g. Lethe's example). Martin & Moyce's
+ *     column was released by a diaphragm, whose opening delays the measured front by an amount
+ *     they do not give; every simulation of an instantaneous release leads their points, by more
+ *     the finer it is (docs/benchmarks.md). With `fit_time_shift` the origin is therefore fitted:
+ *     T_0 in [time_shift, time_shift + FIT_RANGE] (a delay of the experiment, never an advance)
+ *     minimising front_error_mean, on a grid of FIT_STEP; front_error is then the largest
+ *     deviation at that origin, and front_error_release the one at T_0 = time_shift. One
+ *     parameter against a dozen points: it aligns the release, it cannot bend the curve.
+ *   - The far wall: the reference points count only before the surge reaches it, Z_exp < W/a -
+ *     1/2, W the tank's inner width: by default the smallest x of the wall particles beside the
+ *     column (same y and z range as the fluid at t = 0) that lie beyond the column, minus l/2,
+ *     measured from the left face (`tank_width` > 0 overrides; no such wall: no cut-off).
+ *   - The water height at the left wall, H: the largest y of the fluid particles whose x lies
+ *     within 2 l of the wall face, plus l/2, minus the floor (the fluid's smallest y at t = 0
+ *     minus l/2). It goes into series.csv only.
+ *
+ * Metrics: for every reference point (T_k, Z_k) with T_k inside the simulated range and Z_k below
+ * the cut-off, e_k = |Z_sim(T_k) - Z_k| / Z_k, Z_sim linearly interpolated in T between steps.
+ * front_error = max e_k (front_error_T where it occurs), front_error_mean = mean e_k,
+ * front_points = how many; with no point both errors are null; front_time_shift = the T_0 used,
+ * front_error_release = front_error at T_0 = time_shift (the same unless fitted). final_front_Z
+ * at the end. series.csv's front_T is t sqrt(2g/a) + time_shift, never the fitted shift (the
+ * series are written before the fit). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "metrics/metrics.h"
+#include "app/sim.h"
+
+/* Martin & Moyce (1952), Phil. Trans. R. Soc. A 244, 312-324, Tables 2 and 6: surge front of the
+ * n^2 = 2 column, a = 2.25 in, as tabulated in ../shared/data/dam_break/
+ * mm1952_tables_front_n2eq2_a2p25in_ocellaris.dat (from TormodLandet/Ocellaris,
+ * scripts/plot_dam_break.py). Columns: T = t sqrt(2 g / a), Z = x_front / a. */
+static const double mm1952_front[][2] = {
+    {0.41, 1.11}, {0.84, 1.22}, {1.19, 1.44}, {1.43, 1.67}, {1.63, 1.89},
+    {1.83, 2.11}, {1.98, 2.33}, {2.20, 2.56}, {2.32, 2.78}, {2.51, 3.00},
+    {2.65, 3.22}, {2.83, 3.44}, {2.98, 3.67}, {3.11, 3.89}, {3.33, 4.11}};
+#define MM1952_POINTS (sizeof mm1952_front / sizeof mm1952_front[0])
+#define FIT_RANGE 0.5  /* largest fitted delay in T: 42 ms at a = 0.14 m */
+#define FIT_STEP 0.001
+
+typedef struct dam_state {
+  double a;           /* column width [m] */
+  double wall_x;      /* inner face of the left wall [m] */
+  double floor_y;     /* top of the floor [m] */
+  double tank_width;  /* inner width W [m]; INFINITY: no far wall */
+  double time_scale;  /* sqrt(2 g / a) [1/s] */
+  double time_shift;  /* T_0 as given */
+  int fit_time_shift;
+  long min_neighbours;
+  size_t n, cap;
+  double *T, *Z;      /* one sample per step, t = 0 included; T without any shift */
+  double front_x;     /* latest x_front - wall_x [m] */
+} dam_state;
+
+static const vbc_param_spec dam_params[] = {
+    {"column_width", VBC_PARAM_NUMBER, 0.0, 0.0, 1e6, 0,
+     "a [m]; 0: measured, the fluid's x extent at t = 0 plus l"},
+    {"time_shift", VBC_PARAM_NUMBER, 0.0, -1e3, 1e3, 0,
+     "T_0 added to the simulated T = t sqrt(2g/a) (t = 0 at release)"},
+    {"fit_time_shift", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "fit the origin: the T_0 in [time_shift, time_shift + 0.5] with the smallest mean deviation "
+     "(the experiment's release delay)"},
+    {"min_neighbours", VBC_PARAM_INTEGER, 3.0, 0.0, 1e4, 0,
+     "fluid neighbours within 2 l a particle needs to count for the front (not a droplet)"},
+    {"tank_width", VBC_PARAM_NUMBER, 0.0, 0.0, 1e6, 0,
+     "inner width W [m] for the far-wall cut-off Z_exp < W/a - 1/2; 0: measured from the walls"},
+    {NULL, 0, 0, 0, 0, 0, NULL}};
+
+static int check_scene(const vbc_scene *sc, vbc_error *err) {
+  if (sc->dim != 2 && sc->dim != 3)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: dim: expected 2 or 3 for the dam_break "
+                         "benchmark, got %d", sc->file, sc->dim);
+  return vbc_benchmark_gravity_down(sc, "dam_break", err); /* front along x, height along y */
+}
+
+/* The fluid's bounding box at t = 0. */
+static void fluid_bounds(const vbc_particles *p, vbc_vec *lo, vbc_vec *hi) {
+  *lo = vbc_vec_make(INFINITY, INFINITY, INFINITY);
+  *hi = vbc_vec_make(-INFINITY, -INFINITY, -INFINITY);
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    const vbc_vec x = p->pos[i];
+    *lo = vbc_vec_make(fmin(lo->x, x.x), fmin(lo->y, x.y), fmin(lo->z, x.z));
+    *hi = vbc_vec_make(fmax(hi->x, x.x), fmax(hi->y, x.y), fmax(hi->z, x.z));
+  }
+}
+
+/* Inner width of the tank: the nearest wall particle beside the column, beyond it in +x. */
+static double measured_tank_width(const vbc_particles *p, vbc_vec lo, vbc_vec hi, double l,
+                                  double wall_x) {
+  const double eps = 1e-9 * l;
+  double right = INFINITY;
+  for (size_t i = 0; i < p->n; ++i) {
+    const vbc_vec x = p->pos[i];
+    if (p->kind[i] != VBC_WALL || x.x <= hi.x) continue;
+    if (x.y < lo.y - eps || x.y > hi.y + eps || x.z < lo.z - eps || x.z > hi.z + eps) continue;
+    right = fmin(right, x.x);
+  }
+  return right - 0.5 * l - wall_x;
+}
+
+static void *dam_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
+  const vbc_scene *sc = sim->scene;
+  if (check_scene(sc, err) != VBC_OK) return NULL;
+  const double l = sim->sys.spacing;
+  vbc_vec lo, hi;
+  fluid_bounds(&sim->particles, &lo, &hi);
+  dam_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  s->wall_x = lo.x - 0.5 * l;
+  s->floor_y = lo.y - 0.5 * l;
+  const double a = vbc_param_number(params, dam_params, "column_width");
+  s->a = a > 0.0 ? a : hi.x - lo.x + l;
+  const double w = vbc_param_number(params, dam_params, "tank_width");
+  s->tank_width = w > 0.0 ? w : measured_tank_width(&sim->particles, lo, hi, l, s->wall_x);
+  s->time_scale = sqrt(-2.0 * sc->gravity.y / s->a);
+  s->time_shift = vbc_param_number(params, dam_params, "time_shift");
+  s->fit_time_shift = vbc_param_bool(params, dam_params, "fit_time_shift");
+  s->min_neighbours = (long)vbc_param_number(params, dam_params, "min_neighbours");
+  s->cap = (size_t)(sim->nsteps > 0 ? sim->nsteps : 0) + 1;
+  s->T = vbc_calloc(s->cap, sizeof *s->T, err);
+  s->Z = s->T ? vbc_calloc(s->cap, sizeof *s->Z, err) : NULL;
+  if (s->Z == NULL) {
+    free(s->T);
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void dam_free(void *state) {
+  dam_state *s = state;
+  free(s->T);
+  free(s->Z);
+  free(s);
+}
+
+/* Not a droplet: at least min_neighbours fluid neighbours within min(2 l, list radius). With
+ * lists that do not match the particles (none built yet) every particle counts. */
+static int attached(const dam_state *s, const vbc_sim *sim, size_t i) {
+  const vbc_neighbors *nb = &sim->nbrs;
+  if (s->min_neighbours == 0 || nb->n != sim->particles.n || nb->start == NULL) return 1;
+  const double r = fmin(2.0 * sim->sys.spacing, nb->radius);
+  long count = 0;
+  for (size_t k = nb->start[i]; k < nb->start[i + 1] && count < s->min_neighbours; ++k)
+    if (nb->dist[k] < r && sim->particles.kind[nb->index[k]] == VBC_FLUID) ++count;
+  return count >= s->min_neighbours;
+}
+
+/* x_front - wall_x: only particles beyond the best so far need the neighbour test. */
+static double front_position(const dam_state *s, const vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  double best = -INFINITY;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID && p->pos[i].x > best && attached(s, sim, i)) best = p->pos[i].x;
+  return best + 0.5 * sim->sys.spacing - s->wall_x;
+}
+
+static double wall_height(const dam_state *s, const vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  const double l = sim->sys.spacing;
+  double top = -INFINITY;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID && p->pos[i].x - s->wall_x < 2.0 * l) top = fmax(top, p->pos[i].y);
+  return isfinite(top) ? top + 0.5 * l - s->floor_y : 0.0;
+}
+
+
+static void dam_observe(void *state, const vbc_sim *sim) {
+  dam_state *s = state;
+  s->front_x = front_position(s, sim);
+  if (s->n == s->cap) return; /* cannot happen: one sample per step and one at t = 0 */
+  s->T[s->n] = sim->time * s->time_scale;
+  s->Z[s->n] = s->front_x / s->a;
+  s->n++;
+}
+
+static void dam_series(void *state, const vbc_sim *sim, FILE *out) {
+  const dam_state *s = state;
+  fprintf(out, ",%.17g,%.17g,%.17g,%.9g", s->front_x, s->front_x / s->a,
+          sim->time * s->time_scale + s->time_shift,
+          wall_height(s, sim));
+}
+
+/* Z_sim at unshifted T by linear interpolation; T within [T_0, T_{n-1}] (T grows with the step). */
+static double interpolate(const dam_state *s, double T) {
+  size_t k = 1;
+  while (k < s->n - 1 && s->T[k] < T) ++k;
+  const double dT = s->T[k] - s->T[k - 1];
+  const double w = dT > 0.0 ? (T - s->T[k - 1]) / dT : 1.0;
+  return s->Z[k - 1] + w * (s->Z[k] - s->Z[k - 1]);
+}
+
+typedef struct front_errors {
+  double max, mean, T_max;
+  size_t points;
+} front_errors;
+
+/* The deviations from the reference with the simulated curve shifted by T_0. */
+static front_errors compare(const dam_state *s, double shift) {
+  front_errors e = {0.0, 0.0, 0.0, 0};
+  if (s->n < 2) return e;
+  const double z_cut = s->tank_width / s->a - 0.5;
+  for (size_t k = 0; k < MM1952_POINTS; ++k) {
+    const double T = mm1952_front[k][0] - shift, Z = mm1952_front[k][1];
+    if (T < s->T[0] || T > s->T[s->n - 1] || !(Z < z_cut)) continue;
+    const double dev = fabs(interpolate(s, T) - Z) / Z;
+    if (dev > e.max || e.points == 0) e.max = dev, e.T_max = T + shift;
+    e.mean += dev;
+    e.points++;
+  }
+  if (e.points) e.mean /= (double)e.points;
+  return e;
+}
+
+/* The origin with the smallest mean deviation (the first on ties), or time_shift. */
+static double fitted_shift(const dam_state *s) {
+  double best = s->time_shift, best_mean = INFINITY;
+  if (!s->fit_time_shift) return best;
+  for (int k = 0; k * FIT_STEP <= FIT_RANGE + 1e-12; ++k) {
+    const double shift = s->time_shift + k * FIT_STEP;
+    const front_errors e = compare(s, shift);
+    if (e.points > 0 && e.mean < best_mean) best = shift, best_mean = e.mean;
+  }
+  return best;
+}
+
+static int add_number_or_null(cJSON *obj, const char *key, int valid, double value) {
+  return (valid ? cJSON_AddNumberToObject(obj, key, value) : cJSON_AddNullToObject(obj, key)) !=
+         NULL;
+}
+
+static int dam_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
+                       vbc_error *err) {
+  (void)sim, (void)outdir;
+  const dam_state *s = state;
+  const double shift = fitted_shift(s);
+  const front_errors e = compare(s, shift), e0 = compare(s, s->time_shift);
+  const int ok = add_number_or_null(metrics, "front_error", e.points > 0, e.max) &&
+                 add_number_or_null(metrics, "front_error_mean", e.points > 0, e.mean) &&
+                 add_number_or_null(metrics, "front_error_T", e.points > 0, e.T_max) &&
+                 add_number_or_null(metrics, "front_points", 1, (double)e.points) &&
+                 add_number_or_null(metrics, "front_time_shift", 1, shift) &&
+                 add_number_or_null(metrics, "front_error_release", e0.points > 0, e0.max) &&
+                 add_number_or_null(metrics, "final_front_Z", s->n > 0, s->Z[s->n ? s->n - 1 : 0]) &&
+                 add_number_or_null(metrics, "column_width", 1, s->a) &&
+                 add_number_or_null(metrics, "tank_width", isfinite(s->tank_width), s->tank_width);
+  return ok ? VBC_OK : vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+}
+
+static const char *const dam_metric_names[] = {
+    "front_error", "front_error_mean", "front_error_T", "front_points", "front_time_shift",
+    "front_error_release", "final_front_Z", "column_width", "tank_width", NULL};
+
+const vbc_benchmark_type vbc_benchmark_dam_break = {
+    .name = "dam_break",
+    .summary = "collapsing water column: surge front Z(T) vs Martin & Moyce 1952 "
+               "(Koshizuka & Oka 1996)",
+    .params = dam_params,
+    .metric_names = dam_metric_names,
+    .series_columns = "front_x,front_Z,front_T,height_H",
+    .alloc = dam_alloc,
+    .free = dam_free,
+    .observe = dam_observe,
+    .series = dam_series,
+    .metrics = dam_metrics,
+};

@@ -1,0 +1,34 @@
+/* benchmarks.h — the benchmark metric modules (selected by `benchmark.type`). */
+#ifndef VBC_BENCHMARKS_H
+#define VBC_BENCHMARKS_H
+
+#include "app/benchmark.h"
+#include "app/scene.h"
+
+extern const vbc_benchmark_type vbc_benchmark_hydrostatic;    /* Miyamoto §5.2 */
+extern const vbc_benchmark_type vbc_benchmark_circular_patch; /* Miyamoto §5.4 */
+extern const vbc_benchmark_type vbc_benchmark_bodies;         /* Miyamoto §5.1, §5.7 */
+extern const vbc_benchmark_type vbc_benchmark_buoyancy;       /* Miyamoto §5.5 */
+extern const vbc_benchmark_type vbc_benchmark_seesaw;         /* Miyamoto §5.6 */
+extern const vbc_benchmark_type vbc_benchmark_dam_break;      /* Koshizuka & Oka 1996 */
+
+/* Benchmarks that measure depths and surfaces along y need gravity along -y: VBC_OK, or exit 2
+ * "FILE: gravity: expected gravity along -y for the NAME benchmark, got (x, y, z)". */
+int vbc_benchmark_gravity_down(const vbc_scene *sc, const char *name, vbc_error *err);
+
+/* Penetration over a run (metrics/penetration.c): the deepest overlap l - r of two particles
+ * at r < l, between a rigid particle and another body's or a wall's (body), and between a fluid
+ * particle and a rigid or wall particle (fluid); pairs without a movable side do not count. */
+typedef struct vbc_penetration {
+  double body, fluid; /* the deepest overlaps so far [m] */
+} vbc_penetration;
+
+/* Every step (and at t = 0): the overlaps in the step's neighbour list. */
+void vbc_penetration_observe(vbc_penetration *pen, const struct vbc_sim *sim);
+/* At the end: a neighbour search at the final positions and their overlaps. */
+int vbc_penetration_final(vbc_penetration *pen, struct vbc_sim *sim, vbc_error *err);
+/* metrics.max_penetration and metrics.max_fluid_penetration, divided by l. */
+void vbc_penetration_metrics(const vbc_penetration *pen, const struct vbc_sim *sim,
+                             cJSON *metrics);
+
+#endif

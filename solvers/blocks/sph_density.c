@@ -1,0 +1,455 @@
+/* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, papers/ihmsen-iisph-notes
+ * steps 2-3, 6, 8-10; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
+ *
+ * Kernel: fluid.sph_kernel of core/kernel.h — the cubic spline (default, the usual IISPH set-up)
+ * or Wendland C2 — with support H = fluid.sph_support_over_l * l (default 2 l, i.e. smoothing
+ * length l; shared with the SPH explicit terms). The cubic spline's square lattice buckles under
+ * pressure at H = 2 l (a hydrostatic tank at rest starts moving after 0.4 s), Wendland C2's does
+ * not (docs/iisph.md, "Kernel and lattice").
+ * Every particle j has a volume V_j: V = l^d / S for fluid, S the kernel's sum over the ideal
+ * lattice (lattice_volume), and the kernel gradient is calibrated on the same lattice: grad W is
+ * scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (lattice_gradient_scale), so that the block's
+ * divergence of a linear velocity field, and its pressure gradient of a linear pressure field,
+ * are exact there (MPS calibrates n0 and lambda the same way). M = 1.012 for the cubic spline and
+ * 0.941 for Wendland C2 at H = 2 l: uncalibrated, the hydrostatic pressure came out 6 % high
+ * with Wendland. For a boundary (wall or rigid) particle V is either the same V or, with
+ * akinci_volumes, Akinci's V_k = 1 / sum_l W_kl over the boundary particles l within H (self
+ * included), Psi_k = rho0 V_k (the notes' boundary section). The density of particle i (notes step
+ * 2, with the boundary sum):
+ *     rho_i = rho0 (V_i W(0) + sum_j V_j W_ij)     over all neighbours j (fluid and boundary),
+ * which is sum_j m_j W_ij + sum_k Psi_k W_ik for fluid of mass m = rho0 V. Volumes rather than
+ * masses: a rigid particle that a weak coupler hands to the fluid solve (couplers/pms.c) counts
+ * with its volume, whatever its body's density.
+ *
+ * One row per fluid particle i (and, with wall_pressure, per boundary particle facing the fluid;
+ * below). The predicted density of step 6,
+ *     rho*_i = rho_i + h rho0 sum_j V_j (v_i - v_j) . grad W_ij,
+ * must not exceed rho0 (p >= 0: the free surface may expand). vbc writes the row as J_i v >= b_i:
+ *     J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij = -rho0 (g_i . v_i - sum_j V_j grad W_ij . v_j),
+ *     g_i = sum_j V_j grad W_ij,        b_i = (rho_i - rho0) / h,
+ * boundary particles at their (possibly moving) velocity and with no degrees of freedom here
+ * (bodies are moving walls for this block; the akinci coupler moves them with pressure forces).
+ * An impulse lambda_i >= 0 applied as v += M^-1 J^T lambda gives particle i
+ *     dv_i = (1/m_i) rho0 (-g_i lambda_i - V_i sum_j grad W_ij lambda_j),
+ * which is h times the symmetric pressure acceleration of step 8 (with Akinci's boundary term)
+ * exactly when lambda_i = h m_i p_i / rho_i^2; finish converts back with that. The diagonal
+ *     A_ii = (rho0^2 / m_i) |g_i|^2 + sum_j (rho0^2 / m_j) V_j^2 |grad W_ij|^2   (fluid j)
+ * is the notes' a_ii of step 3 in these units (tests/test_sph_density.c checks it against a
+ * finite difference of rho*_i in p_i), and a relaxed Jacobi iteration on these rows is step 10.
+ *
+ * Choices: the source term corrects the whole density error in one step (alpha = 1, as IISPH);
+ * the pressure starts from zero unless warm_start, and then from half the previous step's
+ * (warm_start_factor 0.5, Ihmsen et al. 2014 and SPlisHSPlasH): a solve stopped early on the
+ * density error after a full warm start integrates the pressure from step to step, an integral
+ * controller on an undamped column, and the hydrostatic tank under relaxed Jacobi then gains
+ * energy (kinetic energy 4-9 J within 0.1 s against 0.4-0.9 J from half); the PGS sweep
+ * is serial, in row order. The
+ * smoothed pressure is the Shepard average sum_j V_j p_j W_ij / sum_j V_j W_ij over particles with
+ * rows. Boundary volumes: vbc's walls and bodies are filled with particles on the fluid's
+ * lattice, where Akinci's V_k, made for one-layer surface samplings, overcounts: a fluid particle
+ * next to a flat wall of two or more layers is 3.0 % denser than the interior at H = 2 l (7.4 %
+ * with one layer; tests/test_sph_density.c), and IISPH's one-step correction of that turns a tank
+ * at rest into 3.5 m/s jets in its first step. So the default is the lattice volume, exact on such
+ * walls, and akinci_volumes = true is there for comparison.
+ * Boundary pressure (wall_pressure, default on): wall and rigid particles of the layer facing the
+ * fluid (a fluid particle closer than 1.5 l; has_row) get rows of their own, with the same
+ * density and J (their velocity fixed, inverse mass 0), so the fluid next to a wall feels -(lambda_i + lambda_k) grad W_ik as inside the fluid and the
+ * operator stays J M^-1 J^T (symmetric, an LCP with a unique solution). This is MPS's wall
+ * treatment (solvers/blocks/mps_incompressibility.c) carried over. Without it (Akinci's scheme) the
+ * wall enters the pressure force only through p_i of the fluid particle: on the lattice the
+ * bottom row of a hydrostatic column then feels -14 g instead of +1 g (the floor pushes with
+ * its neighbour's p_i on one side only, which a full lattice cancels), and the column sinks into
+ * the walls until compression makes up for it; mirroring p_k = p_i instead makes the operator
+ * non-symmetric, and relaxed Jacobi and PGS diverged on it in the hydrostatic tank.
+ * Bodies are moving walls for this block (their velocity enters J v, its impulses do not move
+ * them): the akinci coupler passes the pressure forces on them afterwards (Akinci 2012). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/kernel.h"
+#include "core/parallel.h"
+#include "solvers/blocks/blocks.h"
+
+typedef struct sph_state {
+  vbc_sph_kernel k; /* the kernel (sys->sph) */
+  double grad_scale; /* 1/M: the kernel gradient calibrated on the lattice */
+  double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
+  int warm_start, akinci_volumes, wall_pressure;
+  double warm_start_factor;
+  size_t cap_particles, cap_pairs, cap_rows;
+  long *row_of;        /* per particle: its row or -1 */
+  uint32_t *particle_of; /* per row */
+  double *volume;      /* per particle: V_j */
+  double *density;     /* per particle: rho_i (rows only) */
+  vbc_vec *grad;       /* per pair, aligned with sys->nbrs->index: grad_i W_ij, rows only */
+  vbc_vec *g;          /* per row: sum_j V_j grad W_ij */
+} sph_state;
+
+static const vbc_param_spec sph_params[] = {
+    {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "start each solve from warm_start_factor times the previous step's pressure instead of zero"},
+    {"warm_start_factor", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 0,
+     "share of the previous pressure a warm start begins from (0.5: Ihmsen et al. 2014)"},
+    {"akinci_volumes", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "boundary volumes V_k = 1 / sum_l W_kl (Akinci 2012); false: l^d, exact for walls and "
+     "bodies filled with particles on the fluid lattice"},
+    {"wall_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+     "wall and rigid particles with a fluid neighbour get density rows (a pressure) too, as in "
+     "MPS; false: Akinci's scheme, boundaries act only through the fluid's own rows"},
+    {NULL, 0, 0, 0, 0, 0, NULL}};
+
+/* The volume V = l^d / S, S = sum_j l^d W(|x_j|) over the ideal lattice of spacing l (self
+ * included), so that a fluid particle inside the lattice has rho = rho0 exactly, as MPS takes n0
+ * from the same lattice (Miyamoto eq. 6). With V = l^d the lattice density is rho0 S (S = 1.0009
+ * in 2D at H = 2 l), and IISPH's full one-step correction of that offset (alpha = 1) makes a tank of
+ * water at rest expand by 0.09 % in its first step: 0.3 m/s at the edges of a 0.6 m column. */
+static double lattice_volume(const vbc_sph_kernel *kern, double l) {
+  const int n = (int)ceil(kern->H / l), dim = kern->dim;
+  const double cell = pow(l, dim);
+  double sum = 0.0;
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k)
+        sum += cell * vbc_sph_W(kern, l * sqrt((double)(i * i + j * j + k * k)));
+  return cell / sum;
+}
+
+/* 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j over the ideal lattice (the same along every axis by
+ * its symmetry): sum_j V p_j grad W_ij of p = G x at a lattice point is G M in x. */
+static double lattice_gradient_scale(const vbc_sph_kernel *kern, double l, double V) {
+  const int n = (int)ceil(kern->H / l), dim = kern->dim;
+  double M = 0.0;
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k) {
+        const double r = l * sqrt((double)(i * i + j * j + k * k)), x = l * i;
+        if (r > 0.0) M -= V * x * x * vbc_sph_dW(kern, r) / r;
+      }
+  return 1.0 / M;
+}
+
+static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *support,
+                       vbc_error *err) {
+  sph_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  s->k = sys->sph;
+  s->cell = lattice_volume(&s->k, sys->spacing);
+  s->grad_scale = lattice_gradient_scale(&s->k, sys->spacing, s->cell);
+  s->warm_start = vbc_param_bool(params, sph_params, "warm_start");
+  s->warm_start_factor = vbc_param_number(params, sph_params, "warm_start_factor");
+  s->akinci_volumes = vbc_param_bool(params, sph_params, "akinci_volumes");
+  s->wall_pressure = vbc_param_bool(params, sph_params, "wall_pressure");
+  *support = s->k.H;
+  return s;
+}
+
+static void sph_free(void *state) {
+  sph_state *s = state;
+  free(s->row_of);
+  free(s->particle_of);
+  free(s->volume);
+  free(s->density);
+  free(s->grad);
+  free(s->g);
+  free(s);
+}
+
+static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
+                           vbc_error *err) {
+  if (np > s->cap_particles) {
+    long *r = vbc_realloc(s->row_of, np, sizeof *r, err);
+    if (r == NULL) return err->code;
+    s->row_of = r;
+    double *v = vbc_realloc(s->volume, np, sizeof *v, err);
+    if (v == NULL) return err->code;
+    s->volume = v;
+    double *d = vbc_realloc(s->density, np, sizeof *d, err);
+    if (d == NULL) return err->code;
+    s->density = d;
+    s->cap_particles = np;
+  }
+  if (npairs > s->cap_pairs) {
+    vbc_vec *g = vbc_realloc(s->grad, npairs, sizeof *g, err);
+    if (g == NULL) return err->code;
+    s->grad = g;
+    s->cap_pairs = npairs;
+  }
+  if (nrows > s->cap_rows) {
+    uint32_t *p = vbc_realloc(s->particle_of, nrows, sizeof *p, err);
+    if (p == NULL) return err->code;
+    s->particle_of = p;
+    vbc_vec *g = vbc_realloc(s->g, nrows, sizeof *g, err);
+    if (g == NULL) return err->code;
+    s->g = g;
+    s->cap_rows = nrows;
+  }
+  return VBC_OK;
+}
+
+/* Volumes: l^d for fluid-kind particles; for wall and rigid particles Akinci's 1 / sum_l W_kl over
+ * boundary neighbours (and itself), or l^d without akinci_volumes. */
+static void volumes(sph_state *s, const vbc_system *sys) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double cell = s->cell, w0 = vbc_sph_W(&s->k, 0.0);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
+      s->volume[i] = cell;
+      continue;
+    }
+    double sum = w0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+      if (p->kind[nb->index[q]] != VBC_FLUID) sum += vbc_sph_W(&s->k, nb->dist[q]);
+    s->volume[i] = 1.0 / sum;
+  }
+}
+
+/* Fluid particles have rows; with wall_pressure so do wall and rigid particles of the layer that
+ * faces the fluid: those with a fluid particle closer than 1.5 l. A deeper boundary particle sees
+ * fluid only near the edge of the support, where grad W -> 0: its row's diagonal vanishes while
+ * the fluid's slightest approach makes it overdense, and its impulse r/A_kk grows without bound
+ * (a tank blew up in its second step that way). */
+static int has_row(const sph_state *s, const vbc_system *sys, size_t i) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  if (p->kind[i] == VBC_FLUID) return 1;
+  if (!s->wall_pressure) return 0;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (p->kind[nb->index[q]] == VBC_FLUID && nb->dist[q] < 1.5 * sys->spacing) return 1;
+  return 0;
+}
+
+/* The m_i of lambda_i = h m_i p_i / rho_i^2: the particle's mass for fluid-kind particles (a
+ * body's mass per particle under pms), rho0 V_i for boundary rows, whose particles the block
+ * never moves. */
+static double pressure_mass(const sph_state *s, const vbc_system *sys, size_t i) {
+  return sys->particles->kind[i] == VBC_FLUID ? 1.0 / vbc_system_inv_mass(sys, i)
+                                              : sys->density * s->volume[i];
+}
+
+static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
+  sph_state *s = state;
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
+  size_t nrows = 0;
+  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i) ? (long)nrows++ : -1;
+  if (vbc_rows_resize(rows, nrows, err) != VBC_OK) return err->code;
+  for (size_t i = 0; i < p->n; ++i)
+    if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
+  volumes(s, sys);
+  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
+#pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < nrows; ++r) {
+    size_t i = s->particle_of[r];
+    double vol = s->volume[i] * w0, diag_j = 0.0;
+    vbc_vec g = vbc_vec_zero();
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      size_t j = nb->index[q];
+      vbc_vec gw = vbc_vec_scale(
+          vbc_sph_gradW(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q]), s->grad_scale);
+      s->grad[q] = gw;
+      vol += s->volume[j] * vbc_sph_W(&s->k, nb->dist[q]);
+      g = vbc_vec_axpy(g, s->volume[j], gw);
+      double c = rho0 * s->volume[j];
+      diag_j += vbc_system_inv_mass(sys, j) * c * c * vbc_vec_norm2(gw);
+    }
+    double rho = rho0 * vol;
+    s->density[i] = rho;
+    s->g[r] = g;
+    double inv_m = vbc_system_inv_mass(sys, i);
+    rows->diag[r] = inv_m * rho0 * rho0 * vbc_vec_norm2(g) + diag_j;
+    rows->target[r] = (rho - rho0) / sys->dt;
+    rows->lo[r] = 0.0;
+    rows->hi[r] = INFINITY;
+    rows->impulse[r] =
+        s->warm_start ? s->warm_start_factor * sys->dt * pressure_mass(s, sys, i) * p->pressure[i] /
+                            (rho * rho)
+                      : 0.0;
+  }
+  return VBC_OK;
+}
+
+/* J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij. */
+static inline double row_velocity(const sph_state *s, const vbc_system *sys, size_t r) {
+  const vbc_neighbors *nb = sys->nbrs;
+  size_t i = s->particle_of[r];
+  vbc_vec vi = vbc_system_velocity(sys, i);
+  double jv = 0.0;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    size_t j = nb->index[q];
+    jv += s->volume[j] * vbc_vec_dot(vbc_vec_sub(vi, vbc_system_velocity(sys, j)), s->grad[q]);
+  }
+  return -sys->density * jv;
+}
+
+static void sph_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                         double *res) {
+  const sph_state *s = state;
+#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - row_velocity(s, sys, r);
+}
+
+/* v += M^-1 J^T d, gathered per row particle: dv_i = (rho0/m_i)(-g_i d_i - V_i sum_j grad W_ij
+ * d_j) over neighbours j with rows. */
+static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
+  const sph_state *s = state;
+  vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double rho0 = sys->density;
+#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < rows->n; ++r) {
+    size_t i = s->particle_of[r];
+    vbc_vec sum = vbc_vec_zero();
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      long rj = s->row_of[nb->index[q]];
+      if (rj >= 0) sum = vbc_vec_axpy(sum, d[rj], s->grad[q]);
+    }
+    vbc_vec dv = vbc_vec_axpy(vbc_vec_scale(s->g[r], -d[r]), -s->volume[i], sum);
+    p->vel[i] = vbc_vec_axpy(p->vel[i], rho0 * vbc_system_inv_mass(sys, i), dv);
+  }
+}
+
+/* Projected Gauss-Seidel (SOR for omega != 1) over the rows in order. */
+static void sph_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
+  const sph_state *s = state;
+  vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double rho0 = sys->density;
+  for (size_t r = 0; r < rows->n; ++r) {
+    double a = rows->diag[r];
+    if (a <= 0.0) continue;
+    double lam = rows->impulse[r];
+    double next = vbc_clamp(lam + omega * (rows->target[r] - row_velocity(s, sys, r)) / a,
+                            rows->lo[r], rows->hi[r]);
+    double d = next - lam;
+    if (d == 0.0) continue;
+    rows->impulse[r] = next;
+    size_t i = s->particle_of[r];
+    p->vel[i] = vbc_vec_axpy(p->vel[i], -d * rho0 * vbc_system_inv_mass(sys, i), s->g[r]);
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      size_t j = nb->index[q];
+      if (s->row_of[j] < 0) continue;
+      double c = d * rho0 * s->volume[j] * vbc_system_inv_mass(sys, j);
+      p->vel[j] = vbc_vec_axpy(p->vel[j], c, s->grad[q]);
+    }
+  }
+}
+
+static size_t put(const vbc_system *sys, size_t j, vbc_vec c, vbc_sparse *J, size_t e) {
+  for (int a = 0; a < sys->dim; ++a, ++e) {
+    J->col[e] = (size_t)sys->dim * j + (size_t)a;
+    J->val[e] = vbc_vec_get(c, a);
+  }
+  return e;
+}
+
+static int sph_jacobian(const void *state, const vbc_system *sys, vbc_sparse *J,
+                        vbc_error *err) {
+  const sph_state *s = state;
+  const vbc_neighbors *nb = sys->nbrs;
+  const size_t dim = (size_t)sys->dim;
+  size_t n = 0, nnz = 0;
+  for (size_t i = 0; i < sys->particles->n; ++i)
+    if (s->row_of[i] >= 0) ++n, nnz += dim * (1 + nb->start[i + 1] - nb->start[i]);
+  if (vbc_sparse_reserve(J, n, nnz, err) != VBC_OK) return err->code;
+  J->nrows = n;
+  J->ndofs = vbc_system_ndofs(sys);
+  const double rho0 = sys->density;
+  size_t e = 0;
+  for (size_t r = 0; r < n; ++r) {
+    size_t i = s->particle_of[r];
+    J->start[r] = e;
+    e = put(sys, i, vbc_vec_scale(s->g[r], -rho0), J, e);
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      size_t j = nb->index[q];
+      if (s->row_of[j] >= 0) e = put(sys, j, vbc_vec_scale(s->grad[q], rho0 * s->volume[j]), J, e);
+    }
+  }
+  J->start[n] = e;
+  J->nnz = e;
+  return VBC_OK;
+}
+
+/* p_i = lambda_i rho_i^2 / (h m_i), then the Shepard-smoothed pressure. */
+static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
+  const sph_state *s = state;
+  vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    long r = s->row_of[i];
+    double rho = r >= 0 ? s->density[i] : 0.0;
+    p->pressure[i] =
+        r >= 0 ? rows->impulse[r] * rho * rho / (pressure_mass(s, sys, i) * sys->dt) : 0.0;
+  }
+  const double w0 = vbc_sph_W(&s->k, 0.0);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (s->row_of[i] < 0) {
+      p->pressure_smoothed[i] = 0.0;
+      continue;
+    }
+    double num = s->volume[i] * w0 * p->pressure[i], den = s->volume[i] * w0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      size_t j = nb->index[q];
+      if (s->row_of[j] < 0) continue;
+      double w = s->volume[j] * vbc_sph_W(&s->k, nb->dist[q]);
+      num += w * p->pressure[j];
+      den += w;
+    }
+    p->pressure_smoothed[i] = num / den;
+  }
+}
+
+/* The fluid row i gave particle i the momentum -rho0 V_k grad W_ik lambda_i through boundary
+ * neighbour k (sph_apply's -g_i lambda_i term); k takes the opposite. Serial over rows, so the
+ * sums are the same for any number of threads. */
+static void sph_boundary_impulses(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                                  vbc_vec *impulse) {
+  const sph_state *s = state;
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  for (size_t r = 0; r < rows->n; ++r) {
+    size_t i = s->particle_of[r];
+    double lam = rows->impulse[r];
+    if (lam == 0.0) continue;
+    if (p->kind[i] != VBC_FLUID) { /* a boundary row: it pushed its fluid neighbours j */
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+        if (p->kind[nb->index[q]] == VBC_FLUID)
+          impulse[i] = vbc_vec_axpy(impulse[i], -sys->density * s->volume[nb->index[q]] * lam,
+                                    s->grad[q]);
+      continue;
+    }
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      size_t k = nb->index[q];
+      if (p->kind[k] == VBC_FLUID) continue;
+      impulse[k] = vbc_vec_axpy(impulse[k], sys->density * s->volume[k] * lam, s->grad[q]);
+    }
+  }
+}
+
+/* h r_i = rho*_i - rho0 (the predicted density of step 6 with the current pressures), so h / rho0
+ * makes the mean row error IISPH's average density error. */
+static double sph_error_scale(const void *state, const vbc_system *sys) {
+  (void)state;
+  return sys->dt / sys->density;
+}
+
+const vbc_block_type vbc_block_sph_density = {
+    .name = "sph_density",
+    .summary = "IISPH density invariance with Akinci boundary volumes, one row per fluid particle "
+               "(Ihmsen et al. 2014; Akinci et al. 2012)",
+    .params = sph_params,
+    .alloc = sph_alloc,
+    .free = sph_free,
+    .prepare = sph_prepare,
+    .residual = sph_residual,
+    .apply = sph_apply,
+    .sweep = sph_sweep,
+    .jacobian = sph_jacobian,
+    .finish = sph_finish,
+    .error_scale = sph_error_scale,
+    .boundary_impulses = sph_boundary_impulses,
+};

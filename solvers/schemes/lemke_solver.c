@@ -1,0 +1,347 @@
+/* lemke_blocks.c — Lemke's method on constraint blocks: the LCP of a problem's rows, M = J W J^T
+ * with W the inverse mass of the generalized velocities (Kurose & Takahashi eq. 12), and the
+ * solver type `lemke`, whose one iteration solves that LCP exactly and applies the impulses. The
+ * sign mapping from vbc's rows to the LCP is in lemke.h; the algorithm in lemke.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/schemes/lemke.h"
+#include "solvers/schemes/solve_params.h"
+#include "solvers/schemes/schemes.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* The LCP of constraint blocks: M = J W J^T, W the inverse mass of the generalized velocities. */
+
+void vbc_lemke_lcp_free(vbc_lemke_lcp *lcp) {
+  vbc_sparse_free(&lcp->M);
+  free(lcp->q);
+  free(lcp->block);
+  free(lcp->row);
+  free(lcp->sign);
+  memset(lcp, 0, sizeof *lcp);
+}
+
+/* out += W e_dof val, marking touched dofs (core/constraint.h: particle dofs, then per body
+ * dim linear and nrot angular ones; the angular block of W is the world inverse inertia). */
+static void add_w_column(const vbc_system *sys, size_t dof, double val, double *out,
+                         unsigned char *mark, size_t *touched, size_t *nt) {
+  const size_t dim = (size_t)sys->dim, np = sys->particles->n;
+  size_t dofs[3];
+  double vals[3];
+  size_t k = 0;
+  if (dof < dim * np) {
+    dofs[k] = dof;
+    vals[k++] = vbc_system_inv_mass(sys, dof / dim) * val;
+  } else {
+    const size_t per = dim + vbc_system_nrot(sys), rel = dof - dim * np, loc = rel % per;
+    const vbc_body *b = &sys->bodies[rel / per];
+    if (loc < dim) {
+      dofs[k] = dof;
+      vals[k++] = b->inv_mass * val;
+    } else if (dim == 2) {
+      dofs[k] = dof;
+      vals[k++] = b->inv_inertia.a[2][2] * val;
+    } else {
+      const size_t axis = loc - dim, base = dof - axis;
+      for (size_t r = 0; r < 3; ++r) {
+        dofs[k] = base + r;
+        vals[k++] = b->inv_inertia.a[r][axis] * val;
+      }
+    }
+  }
+  for (size_t i = 0; i < k; ++i) {
+    if (vals[i] == 0.0) continue;
+    if (!mark[dofs[i]]) {
+      mark[dofs[i]] = 1;
+      touched[(*nt)++] = dofs[i];
+    }
+    out[dofs[i]] += vals[i];
+  }
+}
+
+/* Which rows enter the LCP (counting split rows twice); refuses bounds Lemke cannot take. */
+static int lcp_rows(vbc_problem *pb, vbc_lemke_lcp *lcp, vbc_error *err) {
+  size_t n = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    n = 0;
+    for (size_t b = 0; b < pb->nblocks; ++b) {
+      const vbc_block *blk = pb->blocks[b];
+      const vbc_rows *r = &blk->rows;
+      if (r->n && blk->type->jacobian == NULL)
+        return vbc_error_set(err, VBC_EXIT_INPUT,
+                             "lemke: block %s (%s) gives no Jacobian rows, so its LCP cannot be "
+                             "assembled", blk->type->name, blk->label ? blk->label : "?");
+      for (size_t k = 0; k < r->n; ++k) {
+        if (!(r->diag[k] > 0.0)) continue;
+        int uni = r->lo[k] == 0.0 && r->hi[k] == INFINITY;
+        int bil = r->lo[k] == -INFINITY && r->hi[k] == INFINITY;
+        if (!uni && !bil)
+          return vbc_error_set(err, VBC_EXIT_INPUT,
+                               "lemke: block %s row %zu has impulse bounds [%g, %g]; Lemke takes "
+                               "unilateral [0, inf) and bilateral (-inf, inf) rows only",
+                               blk->type->name, k, r->lo[k], r->hi[k]);
+        for (int s = 0; s < (bil ? 2 : 1); ++s, ++n)
+          if (pass == 1) {
+            lcp->block[n] = b;
+            lcp->row[n] = k;
+            lcp->sign[n] = s ? -1 : 1;
+          }
+      }
+    }
+    if (pass == 0 && n > lcp->cap) {
+      size_t *bk = vbc_realloc(lcp->block, n, sizeof *bk, err);
+      if (bk) lcp->block = bk;
+      size_t *rw = vbc_realloc(lcp->row, n, sizeof *rw, err);
+      if (rw) lcp->row = rw;
+      signed char *sg = vbc_realloc(lcp->sign, n, sizeof *sg, err);
+      if (sg) lcp->sign = sg;
+      double *q = vbc_realloc(lcp->q, n, sizeof *q, err);
+      if (q) lcp->q = q;
+      if (!bk || !rw || !sg || !q) return err->code;
+      lcp->cap = n;
+    }
+  }
+  lcp->n = n;
+  return VBC_OK;
+}
+
+typedef struct assembly {
+  vbc_sparse *J;          /* per block */
+  size_t ndofs;
+  size_t *dstart, *drow;  /* dof -> LCP rows (CSC of the stacked, signed J) */
+  double *dval;
+  double *wj, *acc;       /* W J_i^T over dofs; row i of M over LCP rows */
+  unsigned char *dmark, *rmark;
+  size_t *dtouch, *rtouch;
+} assembly;
+
+static void assembly_free(assembly *a, size_t nblocks) {
+  if (a->J)
+    for (size_t b = 0; b < nblocks; ++b) vbc_sparse_free(&a->J[b]);
+  void *p[] = {a->J,  a->dstart, a->drow,  a->dval,   a->wj,
+               a->acc, a->dmark, a->rmark, a->dtouch, a->rtouch};
+  for (size_t k = 0; k < sizeof p / sizeof *p; ++k) free(p[k]);
+}
+
+/* The Jacobians and the dof -> row map. */
+static int assembly_init(assembly *a, vbc_problem *pb, const vbc_lemke_lcp *lcp, vbc_error *err) {
+  const size_t n = lcp->n;
+  a->ndofs = vbc_system_ndofs(pb->sys);
+  a->J = vbc_calloc(pb->nblocks ? pb->nblocks : 1, sizeof *a->J, err);
+  if (a->J == NULL) return err->code;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n && blk->type->jacobian(blk->state, pb->sys, &a->J[b], err) != VBC_OK)
+      return err->code;
+  }
+  size_t nnz = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const vbc_sparse *J = &a->J[lcp->block[i]];
+    nnz += J->start[lcp->row[i] + 1] - J->start[lcp->row[i]];
+  }
+  a->dstart = vbc_calloc(a->ndofs + 1, sizeof *a->dstart, err);
+  a->drow = vbc_calloc(nnz + 1, sizeof *a->drow, err);
+  a->dval = vbc_calloc(nnz + 1, sizeof *a->dval, err);
+  a->wj = vbc_calloc(a->ndofs + 1, sizeof *a->wj, err);
+  a->dmark = vbc_calloc(a->ndofs + 1, 1, err);
+  a->dtouch = vbc_calloc(a->ndofs + 1, sizeof *a->dtouch, err);
+  a->acc = vbc_calloc(n, sizeof *a->acc, err);
+  a->rmark = vbc_calloc(n, 1, err);
+  a->rtouch = vbc_calloc(n, sizeof *a->rtouch, err);
+  if (!a->dstart || !a->drow || !a->dval || !a->wj || !a->dmark || !a->dtouch || !a->acc ||
+      !a->rmark || !a->rtouch)
+    return err->code;
+  for (size_t i = 0; i < n; ++i) {
+    const vbc_sparse *J = &a->J[lcp->block[i]];
+    for (size_t k = J->start[lcp->row[i]]; k < J->start[lcp->row[i] + 1]; ++k)
+      a->dstart[J->col[k] + 1]++;
+  }
+  for (size_t d = 0; d < a->ndofs; ++d) a->dstart[d + 1] += a->dstart[d];
+  size_t *next = a->dtouch; /* borrowed as the fill cursor */
+  memcpy(next, a->dstart, a->ndofs * sizeof *next);
+  for (size_t i = 0; i < n; ++i) {
+    const vbc_sparse *J = &a->J[lcp->block[i]];
+    for (size_t k = J->start[lcp->row[i]]; k < J->start[lcp->row[i] + 1]; ++k) {
+      size_t e = next[J->col[k]]++;
+      a->drow[e] = i;
+      a->dval[e] = lcp->sign[i] * J->val[k];
+    }
+  }
+  return VBC_OK;
+}
+
+/* Row i of M: W J_i^T over the dofs, then dotted with every row sharing a dof. */
+static size_t assemble_row(assembly *a, const vbc_system *sys, const vbc_lemke_lcp *lcp, size_t i,
+                           vbc_sparse *M, size_t e) {
+  const vbc_sparse *J = &a->J[lcp->block[i]];
+  size_t nd = 0, nr = 0;
+  for (size_t k = J->start[lcp->row[i]]; k < J->start[lcp->row[i] + 1]; ++k)
+    add_w_column(sys, J->col[k], lcp->sign[i] * J->val[k], a->wj, a->dmark, a->dtouch, &nd);
+  for (size_t t = 0; t < nd; ++t) {
+    const size_t d = a->dtouch[t];
+    for (size_t k = a->dstart[d]; k < a->dstart[d + 1]; ++k) {
+      const size_t l = a->drow[k];
+      if (!a->rmark[l]) {
+        a->rmark[l] = 1;
+        a->rtouch[nr++] = l;
+      }
+      a->acc[l] += a->dval[k] * a->wj[d];
+    }
+    a->wj[d] = 0.0;
+    a->dmark[d] = 0;
+  }
+  for (size_t t = 0; t < nr; ++t) {
+    const size_t l = a->rtouch[t];
+    if (a->acc[l] != 0.0) {
+      M->col[e] = l;
+      M->val[e++] = a->acc[l];
+    }
+    a->acc[l] = 0.0;
+    a->rmark[l] = 0;
+  }
+  return e;
+}
+
+int vbc_lemke_assemble(vbc_problem *pb, vbc_lemke_lcp *lcp, vbc_error *err) {
+  if (lcp_rows(pb, lcp, err) != VBC_OK) return err->code;
+  const size_t n = lcp->n;
+  assembly a = {0};
+  int rc = assembly_init(&a, pb, lcp, err);
+  /* every row of M has at most one entry per LCP row: grow the storage as rows come */
+  size_t cap = 16 * n + 16, e = 0;
+  if (rc == VBC_OK) rc = vbc_sparse_reserve(&lcp->M, n, cap, err);
+  for (size_t i = 0; rc == VBC_OK && i < n; ++i) {
+    if (lcp->M.cap_nnz - e < n)
+      rc = vbc_sparse_reserve(&lcp->M, n, e + n > 2 * lcp->M.cap_nnz ? e + n : 2 * lcp->M.cap_nnz,
+                              err);
+    if (rc != VBC_OK) break;
+    lcp->M.start[i] = e;
+    e = assemble_row(&a, pb->sys, lcp, i, &lcp->M, e);
+  }
+  if (rc == VBC_OK) {
+    lcp->M.start[n] = e;
+    lcp->M.nnz = e;
+    lcp->M.nrows = lcp->M.ndofs = n;
+    /* q = -r - M lambda0, r = b - J v at the current v (which holds lambda0) */
+    double *z0 = a.acc; /* zero again after assembly */
+    int warm = 0;
+    for (size_t b = 0; b < pb->nblocks; ++b) {
+      vbc_block *blk = pb->blocks[b];
+      if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, blk->rows.residual);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const vbc_rows *r = &pb->blocks[lcp->block[i]]->rows;
+      const double lam = r->impulse[lcp->row[i]];
+      z0[i] = fmax(lcp->sign[i] * lam, 0.0);
+      warm |= z0[i] != 0.0;
+      lcp->q[i] = -lcp->sign[i] * r->residual[lcp->row[i]];
+    }
+    for (size_t i = 0; warm && i < n; ++i)
+      for (size_t k = lcp->M.start[i]; k < lcp->M.start[i + 1]; ++k)
+        lcp->q[i] -= lcp->M.val[k] * z0[lcp->M.col[k]];
+    memset(z0, 0, n * sizeof *z0);
+  }
+  assembly_free(&a, pb->nblocks);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The solver type: one iteration = one exact solve. */
+
+typedef struct lemke_state {
+  vbc_lemke_options opt;
+  vbc_lemke_lcp lcp;
+  double *z, *w;
+  size_t zcap;
+  vbc_lemke_result last;
+  size_t last_n;
+  int solved;
+} lemke_state;
+
+static const vbc_param_spec lemke_params[] = {
+    {"max_pivots", VBC_PARAM_INTEGER, 0.0, 0.0, 1e12, 0,
+     "pivot limit (0: max(100 n, 2^min(n,20)) for an LCP of n rows)"},
+    {"lcp_tolerance", VBC_PARAM_NUMBER, VBC_LEMKE_TOLERANCE, 0.0, 1.0, 1,
+     "largest complementarity error (max violation of z>=0, w>=0, |z_i w_i|, relative to "
+     "max(1, |q|_inf)) accepted as solved"},
+    {"tie_tolerance", VBC_PARAM_NUMBER, VBC_LEMKE_TIE_TOLERANCE, 0.0, 1e-3, 0,
+     "ratio-test ties in the scaled problem, broken lexicographically"},
+    VBC_SOLVE_CONTROL_PARAMS(1e-9, 1, 0.0, 0),
+    {NULL, 0, 0, 0, 0, 0, NULL}};
+
+static void *lemke_alloc(const cJSON *params, vbc_error *err) {
+  lemke_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  vbc_lemke_options_default(&s->opt);
+  s->opt.max_pivots = (long)vbc_param_number(params, lemke_params, "max_pivots");
+  s->opt.tolerance = vbc_param_number(params, lemke_params, "lcp_tolerance");
+  s->opt.tie_tolerance = vbc_param_number(params, lemke_params, "tie_tolerance");
+  return s;
+}
+
+static void lemke_free(void *state) {
+  lemke_state *s = state;
+  vbc_lemke_lcp_free(&s->lcp);
+  free(s->z);
+  free(s->w);
+  free(s);
+}
+
+static int lemke_iterate(void *state, vbc_problem *pb, vbc_error *err) {
+  lemke_state *s = state;
+  if (vbc_lemke_assemble(pb, &s->lcp, err) != VBC_OK) return err->code;
+  const size_t n = s->lcp.n;
+  if (n == 0) return VBC_OK;
+  if (n > s->zcap) {
+    double *z = vbc_realloc(s->z, n, sizeof *z, err);
+    if (z) s->z = z;
+    double *w = vbc_realloc(s->w, n, sizeof *w, err);
+    if (w) s->w = w;
+    if (!z || !w) return err->code;
+    s->zcap = n;
+  }
+  if (vbc_lemke_sparse(&s->lcp.M, s->lcp.q, &s->opt, s->z, s->w, &s->last, err) != VBC_OK)
+    return err->code;
+  s->last_n = n;
+  s->solved = 1;
+  if (s->last.status != VBC_LEMKE_SOLVED)
+    return vbc_error_set(err, VBC_EXIT_FAILED,
+                         "lemke: %s after %ld pivots on an LCP of %zu rows (error %.3g)",
+                         vbc_lemke_status_name(s->last.status), s->last.pivots, n, s->last.error);
+  /* total impulses -> changes, applied block by block (rows.scratch is the solver's) */
+  for (size_t b = 0; b < pb->nblocks; ++b)
+    for (size_t k = 0; k < pb->blocks[b]->rows.n; ++k) pb->blocks[b]->rows.scratch[k] = 0.0;
+  for (size_t i = 0; i < n; ++i) { /* a split row's -1 half follows its +1 half */
+    if (s->lcp.sign[i] < 0) continue;
+    vbc_rows *r = &pb->blocks[s->lcp.block[i]]->rows;
+    const double lam = s->z[i] - (i + 1 < n && s->lcp.sign[i + 1] < 0 ? s->z[i + 1] : 0.0);
+    r->scratch[s->lcp.row[i]] = lam - r->impulse[s->lcp.row[i]];
+  }
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n == 0) continue;
+    for (size_t k = 0; k < blk->rows.n; ++k) blk->rows.impulse[k] += blk->rows.scratch[k];
+    blk->type->apply(blk->state, pb->sys, &blk->rows, blk->rows.scratch);
+  }
+  return VBC_OK;
+}
+
+int vbc_lemke_solver_last(const vbc_solver *s, vbc_lemke_result *res, size_t *n) {
+  if (s->type != &vbc_solver_lemke || s->state == NULL) return 0;
+  const lemke_state *st = s->state;
+  if (!st->solved) return 0;
+  if (res) *res = st->last;
+  if (n) *n = st->last_n;
+  return 1;
+}
+
+const vbc_solver_type vbc_solver_lemke = {
+    .name = "lemke",
+    .summary = "Lemke's complementary pivoting on M = J M^-1 J^T, exact (Kurose & Takahashi "
+               "§4.2.2); one iteration is the whole solve",
+    .params = lemke_params,
+    .alloc = lemke_alloc,
+    .free = lemke_free,
+    .iterate = lemke_iterate,
+};

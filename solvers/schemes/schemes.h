@@ -1,0 +1,12 @@
+/* schemes.h — the iteration schemes that solve constraint blocks (core/constraint.h), one file
+ * each in this folder. */
+#ifndef VBC_SCHEMES_H
+#define VBC_SCHEMES_H
+
+#include "core/constraint.h"
+
+extern const vbc_solver_type vbc_solver_pgs;    /* projected Gauss-Seidel / SOR */
+extern const vbc_solver_type vbc_solver_jacobi; /* projected relaxed Jacobi (IISPH) */
+extern const vbc_solver_type vbc_solver_lemke;  /* Lemke's pivoting (lemke.h) */
+
+#endif
