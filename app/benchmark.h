@@ -21,8 +21,9 @@ typedef struct vbc_benchmark_type {
                                       a spec's metrics against them before running anything) */
   void *(*alloc)(const struct vbc_sim *sim, const cJSON *params, vbc_error *err);
   void (*free)(void *state);
-  /* After every step (and once at t = 0); NULL if the benchmark needs no history. */
-  void (*observe)(void *state, const struct vbc_sim *sim);
+  /* After every step (and once at t = 0); NULL if the benchmark needs no history. A failure
+   * (out of memory) ends the run with its error. */
+  int (*observe)(void *state, const struct vbc_sim *sim, vbc_error *err);
   /* The values of series_columns at an output time, each preceded by a comma. */
   void (*series)(void *state, const struct vbc_sim *sim, FILE *out);
   /* At the end: add the benchmark's figures to `metrics`; may run a neighbour search and write

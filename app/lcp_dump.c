@@ -129,9 +129,9 @@ static int write_lcp(const char *path, const vbc_lcp_dump *d, const vbc_problem 
 /* The file of one solve whose LCP was assembled. */
 static int dump_one(vbc_lcp_dump *d, const vbc_problem *pb, const vbc_solver *s,
                     const vbc_lemke_lcp *lcp, vbc_error *err) {
-  block_span sp[16];
-  if (lcp->n == 0 || pb->nblocks > 16) {
-    dump_log(d, lcp->n ? "no LCP written: more than 16 blocks" : "no LCP written: no active rows");
+  block_span sp[VBC_MAX_BLOCKS];
+  if (lcp->n == 0) {
+    dump_log(d, "no LCP written: no active rows");
     return VBC_OK;
   }
   spans(pb, lcp, sp);

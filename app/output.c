@@ -103,7 +103,7 @@ static double total_error(const vbc_solve_trace *t, size_t it) {
 /* Blocks without rows to satisfy in this solve (reference residual 0) are left out. seconds is
  * the last column: it is the one that differs between two runs of the same problem. */
 void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
-                            const char *const *labels) {
+                            const vbc_problem *pb) {
   if (t == NULL || t->n == 0) return;
   size_t active = 0;
   for (size_t b = 0; b < t->nblocks; ++b) active += t->ref_per_block[b] > 0.0;
@@ -111,7 +111,8 @@ void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_t
     for (size_t b = 0; b < t->nblocks; ++b) {
       double r0 = t->ref_per_block[b];
       if (r0 <= 0.0) continue;
-      fprintf(o->convergence.f, "%ld,%.9g,%s,%zu,%.9g,%.9g,", sim->step, sim->time, labels[b], it,
+      fprintf(o->convergence.f, "%ld,%.9g,%s,%zu,%.9g,%.9g,", sim->step, sim->time,
+              pb->blocks[b]->label, it,
               t->per_block[it * t->nblocks + b], t->per_block[it * t->nblocks + b] / r0);
       print_error(o->convergence.f, t->error[it * t->nblocks + b]);
       print_tail(o->convergence.f, t, it);

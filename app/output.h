@@ -25,7 +25,7 @@ void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations
                        int max_iterations, double relative_residual,
                        const struct vbc_benchmark_type *bench, void *bench_state);
 void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
-                            const char *const *labels);
+                            const vbc_problem *pb);
 int vbc_output_frame(vbc_output *o, const vbc_particles *p, double time, vbc_error *err);
 int vbc_output_close(vbc_output *o, vbc_error *err);
 

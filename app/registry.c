@@ -1,50 +1,64 @@
-/* registry.c — see registry.h. Adding a module: declare its type in its folder's header and
- * list it in the table of its kind below. */
+/* registry.c — see registry.h. */
 #include <string.h>
 
-#include "metrics/metrics.h"
 #include "app/registry.h"
-#include "solvers/blocks/contact.h"
-#include "couplers/couplers.h"
-#include "solvers/blocks/blocks.h"
-#include "solvers/schemes/schemes.h"
 
-static const vbc_block_type *const fluid_constraints[] = {&vbc_block_mps, &vbc_block_sph_density,
-                                                          NULL};
-static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,
-                                                 &vbc_solver_lemke, NULL};
-static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
-                                                  &vbc_coupler_akinci,
-                                                  &vbc_coupler_lemke_contacts, NULL};
-static const vbc_benchmark_type *const benchmarks[] = {
-    &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
-    &vbc_benchmark_buoyancy, &vbc_benchmark_seesaw, &vbc_benchmark_dam_break, NULL};
+void vbc_registry_init(vbc_registry *r) { memset(r, 0, sizeof *r); }
 
-#define FIND(table, name)                                                   \
+/* Append t to table[n] unless a module of the sort has its name (a macro: the four tables have
+ * four element types). */
+#define ADD(table, n, t, sort)                                                                 \
+  do {                                                                                         \
+    for (size_t i = 0; i < (n); ++i)                                                           \
+      if (strcmp((table)[i]->name, (t)->name) == 0)                                            \
+        return vbc_error_set(err, VBC_EXIT_INPUT,                                              \
+                             "registry: a " sort " named \"%s\" is registered already",        \
+                             (t)->name);                                                       \
+    if ((n) == VBC_REGISTRY_MAX)                                                               \
+      return vbc_error_set(err, VBC_EXIT_SYSTEM,                                               \
+                           "registry: more than VBC_REGISTRY_MAX (%d) " sort "s",              \
+                           VBC_REGISTRY_MAX);                                                  \
+    (table)[(n)++] = (t);                                                                      \
+    return VBC_OK;                                                                             \
+  } while (0)
+
+int vbc_registry_add_block(vbc_registry *r, const vbc_block_type *t, vbc_error *err) {
+  ADD(r->block, r->nblocks, t, "block");
+}
+int vbc_registry_add_solver(vbc_registry *r, const vbc_solver_type *t, vbc_error *err) {
+  ADD(r->solver, r->nsolvers, t, "solver");
+}
+int vbc_registry_add_coupler(vbc_registry *r, const vbc_coupler_type *t, vbc_error *err) {
+  ADD(r->coupler, r->ncouplers, t, "coupler");
+}
+int vbc_registry_add_benchmark(vbc_registry *r, const vbc_benchmark_type *t, vbc_error *err) {
+  ADD(r->benchmark, r->nbenchmarks, t, "benchmark");
+}
+
+const vbc_block_type *vbc_registry_block(const vbc_registry *r, vbc_block_kind kind,
+                                         const char *name) {
+  for (size_t i = 0; i < r->nblocks; ++i)
+    if ((kind == VBC_BLOCK_NONE || r->block[i]->kind == kind) &&
+        strcmp(r->block[i]->name, name) == 0)
+      return r->block[i];
+  return NULL;
+}
+
+#define FIND(table, n, name)                                                \
   do {                                                                      \
-    for (size_t i = 0; (table)[i]; ++i)                                     \
+    for (size_t i = 0; i < (n); ++i)                                        \
       if (strcmp((table)[i]->name, (name)) == 0) return (table)[i];         \
     return NULL;                                                            \
   } while (0)
 
-const vbc_block_type *vbc_registry_fluid_constraint(const char *name) {
-  FIND(fluid_constraints, name);
+const vbc_solver_type *vbc_registry_solver(const vbc_registry *r, const char *name) {
+  FIND(r->solver, r->nsolvers, name);
 }
-const vbc_block_type *vbc_registry_contact_block(void) { return &vbc_block_contact; }
-const vbc_solver_type *vbc_registry_solver(const char *name) { FIND(solvers, name); }
-const vbc_coupler_type *vbc_registry_coupler(const char *name) { FIND(couplers, name); }
-const vbc_benchmark_type *vbc_registry_benchmark(const char *name) { FIND(benchmarks, name); }
-
-int vbc_registry_solver_param_known(const char *key) {
-  for (size_t i = 0; solvers[i]; ++i)
-    if (vbc_param_find(solvers[i]->params, key)) return 1;
-  return 0;
+const vbc_coupler_type *vbc_registry_coupler(const vbc_registry *r, const char *name) {
+  FIND(r->coupler, r->ncouplers, name);
 }
-
-int vbc_registry_fluid_param_known(const char *key) {
-  for (size_t i = 0; fluid_constraints[i]; ++i)
-    if (vbc_param_find(fluid_constraints[i]->params, key)) return 1;
-  return vbc_registry_solver_param_known(key);
+const vbc_benchmark_type *vbc_registry_benchmark(const vbc_registry *r, const char *name) {
+  FIND(r->benchmark, r->nbenchmarks, name);
 }
 
 static void append_name(char *buf, size_t size, const char *name) {
@@ -52,49 +66,45 @@ static void append_name(char *buf, size_t size, const char *name) {
   snprintf(buf + len, size - len, "%s\"%s\"", len ? ", " : "", name);
 }
 
-void vbc_registry_names(const char *kind, char *buf, size_t size) {
+void vbc_registry_block_names(const vbc_registry *r, vbc_block_kind kind, char *buf,
+                              size_t size) {
   buf[0] = '\0';
-  if (strcmp(kind, "fluid_constraint") == 0)
-    for (size_t i = 0; fluid_constraints[i]; ++i) append_name(buf, size, fluid_constraints[i]->name);
-  else if (strcmp(kind, "solver") == 0)
-    for (size_t i = 0; solvers[i]; ++i) append_name(buf, size, solvers[i]->name);
-  else if (strcmp(kind, "coupler") == 0)
-    for (size_t i = 0; couplers[i]; ++i) append_name(buf, size, couplers[i]->name);
-  else if (strcmp(kind, "benchmark") == 0)
-    for (size_t i = 0; benchmarks[i]; ++i) append_name(buf, size, benchmarks[i]->name);
+  for (size_t i = 0; i < r->nblocks; ++i)
+    if (kind == VBC_BLOCK_NONE || r->block[i]->kind == kind)
+      append_name(buf, size, r->block[i]->name);
 }
 
-static void print_params(FILE *out, const vbc_param_spec *p) {
-  for (; p && p->key; ++p) {
-    if (p->kind == VBC_PARAM_BOOL)
-      fprintf(out, "      %-20s %-6s (default %s)  %s\n", p->key, "bool",
-              p->def != 0.0 ? "true" : "false", p->doc);
-    else
-      fprintf(out, "      %-20s %-6s (default %g)  %s\n", p->key,
-              p->kind == VBC_PARAM_INTEGER ? "int" : "number", p->def, p->doc);
-  }
+#define NAMES(table, n)                                                 \
+  do {                                                                  \
+    buf[0] = '\0';                                                      \
+    for (size_t i = 0; i < (n); ++i) append_name(buf, size, (table)[i]->name);  \
+  } while (0)
+
+void vbc_registry_solver_names(const vbc_registry *r, char *buf, size_t size) {
+  NAMES(r->solver, r->nsolvers);
+}
+void vbc_registry_coupler_names(const vbc_registry *r, char *buf, size_t size) {
+  NAMES(r->coupler, r->ncouplers);
+}
+void vbc_registry_benchmark_names(const vbc_registry *r, char *buf, size_t size) {
+  NAMES(r->benchmark, r->nbenchmarks);
 }
 
-void vbc_registry_print(FILE *out) {
-  fprintf(out, "fluid constraints (method.fluid.constraint):\n");
-  for (size_t i = 0; fluid_constraints[i]; ++i) {
-    fprintf(out, "  %-16s %s\n", fluid_constraints[i]->name, fluid_constraints[i]->summary);
-    print_params(out, fluid_constraints[i]->params);
+int vbc_registry_param_known(const vbc_registry *r, vbc_block_kind kind, int solvers,
+                             const char *key) {
+  if (kind != VBC_BLOCK_NONE)
+    for (size_t i = 0; i < r->nblocks; ++i)
+      if (r->block[i]->kind == kind && vbc_param_find(r->block[i]->params, key)) return 1;
+  if (solvers)
+    for (size_t i = 0; i < r->nsolvers; ++i)
+      if (vbc_param_find(r->solver[i]->params, key)) return 1;
+  return 0;
+}
+
+int vbc_registry_method_key_known(const vbc_registry *r, const char *key) {
+  for (size_t i = 0; i < r->ncouplers; ++i) {
+    const vbc_coupler_type *t = r->coupler[i];
+    if (vbc_param_find(t->params, key) || vbc_coupler_group(t, key)) return 1;
   }
-  fprintf(out, "contacts (method.contact):\n");
-  fprintf(out, "  %-16s %s\n", vbc_block_contact.name, vbc_block_contact.summary);
-  print_params(out, vbc_block_contact.params);
-  fprintf(out, "solvers (method.fluid.solver):\n");
-  for (size_t i = 0; solvers[i]; ++i) {
-    fprintf(out, "  %-16s %s\n", solvers[i]->name, solvers[i]->summary);
-    print_params(out, solvers[i]->params);
-  }
-  fprintf(out, "couplers (method.coupler):\n");
-  for (size_t i = 0; couplers[i]; ++i)
-    fprintf(out, "  %-16s %s\n", couplers[i]->name, couplers[i]->summary);
-  fprintf(out, "benchmarks (benchmark.type):\n");
-  for (size_t i = 0; benchmarks[i]; ++i) {
-    fprintf(out, "  %-16s %s\n", benchmarks[i]->name, benchmarks[i]->summary);
-    print_params(out, benchmarks[i]->params);
-  }
+  return 0;
 }

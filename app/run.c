@@ -62,41 +62,6 @@ static void backup_swap(backup *b, vbc_particles *p, int save) {
 #undef COPY
 }
 
-static void stats_add(vbc_run_stats *st, const vbc_solve_result *r) {
-  st->solves++;
-  st->iterations_total += r->iterations;
-  if (r->iterations > st->iterations_max) st->iterations_max = r->iterations;
-  st->stops[r->reason]++;
-  double rel = r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0;
-  st->relres_sum += rel;
-  if (rel > st->relres_max) st->relres_max = rel;
-  st->last_relres = rel;
-  if (!isnan(r->mean_error)) {
-    st->error_solves++;
-    st->error_sum += r->mean_error;
-    if (r->mean_error > st->error_max) st->error_max = r->mean_error;
-  }
-  st->window_steps++;
-  st->window_iterations += r->iterations;
-  if (r->iterations > st->window_max) st->window_max = r->iterations;
-}
-
-/* The contact LCP of a step, when the coupler solved one (lemke_contacts). */
-static void contact_stats_add(vbc_run_stats *st, const vbc_step_report *rep) {
-  if (!rep->contact_solves) return;
-  st->contact_solves++;
-  st->contact_rows_total += rep->contact_rows;
-  if (rep->contact_rows > st->contact_rows_max) st->contact_rows_max = rep->contact_rows;
-  if (rep->contacts > st->contacts_max) st->contacts_max = rep->contacts;
-  st->contact_iterations_total += rep->contact_iterations;
-  if (rep->contact_pivots >= 0) {
-    st->contact_pivot_solves++;
-    st->contact_pivots_total += rep->contact_pivots;
-  }
-  if (rep->contact_pivots > st->contact_pivots_max) st->contact_pivots_max = rep->contact_pivots;
-  if (rep->contact_error > st->contact_error_max) st->contact_error_max = rep->contact_error;
-}
-
 /* Prefix a failure with the step and the time that step was advancing to: the one place that
  * does, for failures of the coupler and of the state check alike. */
 static int failed_at(vbc_error *err, const vbc_sim *sim) {
@@ -120,7 +85,7 @@ typedef struct loop {
   vbc_progress progress;
   long steps_per_output, steps_per_frame;
   int frames;                  /* the scene's output.frames, off with --from-state */
-  vbc_solve_result last_solve; /* of the latest step: the metrics of a --from-state run */
+  vbc_step_report report;      /* of the latest step: a --from-state run's metrics */
   vbc_lcp_dump lcp_dump;       /* --dump-lcp */
   vbc_exact_reference xref;    /* --exact-reference */
 } loop;
@@ -128,8 +93,8 @@ typedef struct loop {
 static void write_series(loop *L) {
   vbc_run_stats *st = &L->stats;
   double mean = st->window_steps ? (double)st->window_iterations / (double)st->window_steps : 0.0;
-  vbc_output_series(&L->out, &L->sim, mean, st->window_max, st->last_relres, L->bench,
-                    L->bench_state);
+  vbc_output_series(&L->out, &L->sim, mean, st->window_max, st->stage[st->primary].last_relres,
+                    L->bench, L->bench_state);
   st->window_steps = st->window_iterations = 0;
   st->window_max = 0;
 }
@@ -138,9 +103,9 @@ static void write_series(loop *L) {
  * of a scheme is the curve one wants to see. */
 static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
   vbc_sim *sim = &L->sim;
-  if (L->opt->from_state && rep->block_labels) {
+  if (L->opt->from_state && rep->traced) {
     sim->time = (double)sim->step * sim->scene->dt;
-    vbc_output_convergence(&L->out, sim, &L->trace, rep->block_labels);
+    vbc_output_convergence(&L->out, sim, &L->trace, rep->traced);
   }
   return failed_at(err, sim);
 }
@@ -176,6 +141,23 @@ static void exact_reference_note(loop *L) {
           L->sim.step, why);
 }
 
+/* The first solve of a stage that stops at its iteration cap is said at once (summary.json counts
+ * every such solve per stage). */
+static void warn_iteration_cap(loop *L, const vbc_step_report *rep) {
+  if (L->progress.mode == VBC_PROGRESS_OFF) return;
+  for (size_t s = 0; s < rep->nstages; ++s) {
+    const vbc_stage_report *r = &rep->stage[s];
+    const vbc_stage_stats *g = &L->stats.stage[s];
+    if (!r->solved || r->result.reason != VBC_STOP_MAX_ITERATIONS ||
+        g->stops[VBC_STOP_MAX_ITERATIONS] != 1)
+      continue;
+    fprintf(stderr, "%svbc: warning: step %ld: stage %s: %s stopped at max_iterations (%d) with "
+            "relative residual %.3g > tolerance; summary.json counts every such solve\n",
+            L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "", L->sim.step, r->label,
+            r->solver->name, r->result.iterations, g->last_relres);
+  }
+}
+
 static int one_step(loop *L, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   const vbc_scene *sc = sim->scene;
@@ -188,36 +170,29 @@ static int one_step(loop *L, vbc_error *err) {
   int sampled = L->opt->from_state != NULL ||
                 (sc->convergence_every > 0 &&
                  (sim->step == 1 || sim->step % sc->convergence_every == 0));
-  vbc_step_report rep;
-  memset(&rep, 0, sizeof rep);
-  rep.trace = sampled ? &L->trace : NULL;
+  vbc_step_report *rep = &L->report;
+  rep->trace = sampled ? &L->trace : NULL;
   const int dump_lcp = L->opt->dump_lcp_dir && sim->step == L->opt->dump_lcp_step;
   if (dump_lcp) lcp_dump_begin(L);
-  int rc = sim->coupler->step(sim->coupler_state, sim, &rep, err);
+  int rc = vbc_sim_step(sim, rep, err);
   if (dump_lcp) lcp_dump_end(L);
   if (L->opt->exact_reference) exact_reference_note(L);
-  if (rc != VBC_OK) return step_failed(L, &rep, err);
+  if (rc != VBC_OK) return step_failed(L, rep, err);
   sim->time = (double)sim->step * sc->dt;
-  if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, &rep, err);
+  if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, rep, err);
   L->stats.steps_run++;
-  L->last_solve = rep.fluid;
-  stats_add(&L->stats, &rep.fluid);
-  contact_stats_add(&L->stats, &rep);
-  if (rep.fluid.reason == VBC_STOP_MAX_ITERATIONS && L->stats.stops[VBC_STOP_MAX_ITERATIONS] == 1 &&
-      L->progress.mode != VBC_PROGRESS_OFF)
-    fprintf(stderr, "%svbc: warning: step %ld: %s stopped at max_iterations (%d) with relative "
-            "residual %.3g > tolerance; summary.json counts every such solve\n",
-            L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "", sim->step, sc->fluid_solver->name,
-            rep.fluid.iterations, L->stats.last_relres);
-  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep.block_labels);
-  if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, sim);
+  if (vbc_run_stats_add(&L->stats, rep, err) != VBC_OK) return err->code;
+  warn_iteration_cap(L, rep);
+  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep->traced);
+  if (L->bench && L->bench->observe && L->bench->observe(L->bench_state, sim, err) != VBC_OK)
+    return err->code;
   int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
   if (output_step) write_series(L);
   if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
     if (vbc_output_frame(&L->out, &sim->particles, sim->time, err) != VBC_OK) return err->code;
-  double mean = L->stats.solves ? (double)L->stats.iterations_total / (double)L->stats.solves : 0;
-  vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time, mean, L->stats.last_relres,
-                      output_step);
+  vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time,
+                      vbc_run_stats_mean_iterations(&L->stats),
+                      L->stats.stage[L->stats.primary].last_relres, output_step);
   return VBC_OK;
 }
 
@@ -288,6 +263,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
     if (L->bench_state == NULL) return err->code;
   }
   if (backup_init(&L->last_good, L->sim.particles.n, err) != VBC_OK) return err->code;
+  vbc_run_stats_init(&L->stats, &L->sim.coupling);
   L->steps_per_output = lround(sc->output_interval / sc->dt);
   if (L->steps_per_output < 1) L->steps_per_output = 1;
   L->steps_per_frame = lround(sc->frame_interval / sc->dt);
@@ -309,7 +285,8 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
      * brings its own) */
     if (opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
     if (rc == VBC_OK && opt->from_state == NULL) vbc_number_density(&L->sim.sys);
-    if (L->bench && L->bench->observe) L->bench->observe(L->bench_state, &L->sim);
+    if (rc == VBC_OK && L->bench && L->bench->observe)
+      rc = L->bench->observe(L->bench_state, &L->sim, err);
     write_series(L);
     if (rc == VBC_OK && L->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
     while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
@@ -320,7 +297,8 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
     } else if (rc == VBC_OK) {
       cJSON *metrics = cJSON_CreateObject();
       if (metrics == NULL) rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
-      else if (opt->from_state) rc = solve_metrics(&L->last_solve, metrics, err);
+      else if (opt->from_state)
+        rc = solve_metrics(&L->report.stage[L->stats.primary].result, metrics, err);
       else if (L->bench) rc = L->bench->metrics(L->bench_state, &L->sim, metrics, L->out.dir, err);
       if (rc == VBC_OK) rc = vbc_output_close(&L->out, err);
       if (rc == VBC_OK)

@@ -8,7 +8,6 @@
 #include "app/benchmark.h"
 #include "app/json_file.h"
 #include "core/json_util.h"
-#include "app/registry.h"
 #include "app/scene.h"
 #include "app/scene_parts.h"
 
@@ -201,150 +200,6 @@ static int load_domain(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   return VBC_OK;
 }
 
-/* An object holding module parameters: its keys must be the `fixed` ones (the module names) or
- * keys of the parameter tables, and every table's values are checked and defaulted. */
-static int load_module_params(vbc_jctx *c, cJSON *obj, const char *path,
-                              const char *const *fixed, const vbc_param_spec *const *tables,
-                              size_t ntables) {
-  const char *allowed[96];
-  size_t n = 0;
-  for (const char *const *f = fixed; *f; ++f) allowed[n++] = *f;
-  for (size_t t = 0; t < ntables; ++t)
-    for (const vbc_param_spec *p = tables[t]; p && p->key; ++p) {
-      if (n + 1 == sizeof allowed / sizeof *allowed)
-        return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: too many parameters", c->file, path);
-      allowed[n++] = p->key;
-    }
-  allowed[n] = NULL;
-  if (vbc_json_check_keys(c, obj, path, allowed)) return c->err->code;
-  for (size_t t = 0; t < ntables; ++t)
-    if (vbc_params_resolve(obj, tables[t], c->file, path, c->err)) return c->err->code;
-  return VBC_OK;
-}
-
-/* Drop from a module-parameter object (method.fluid, method.contact) the keys that a registered
- * module declares (`known`) but neither the `fixed` key names nor the selected modules' tables do
- * (alpha of mps under sph_density, ...): one scene then runs under every combination with --set,
- * and the resolved scene in summary.json shows only what was used. Keys no module declares stay
- * and are refused by load_module_params. */
-static void drop_unselected_params(cJSON *obj, const char *const *fixed,
-                                   const vbc_param_spec *const *tables, size_t ntables,
-                                   int (*known)(const char *key)) {
-  for (cJSON *item = obj->child, *next; item; item = next) {
-    next = item->next;
-    const char *k = item->string;
-    int keep = !known(k);
-    for (const char *const *f = fixed; *f && !keep; ++f) keep = strcmp(k, *f) == 0;
-    for (size_t t = 0; t < ntables && !keep; ++t) keep = vbc_param_find(tables[t], k) != NULL;
-    if (!keep) cJSON_Delete(cJSON_DetachItemViaPointer(obj, item));
-  }
-}
-
-/* method.contact.solver, for a coupler that solves the contacts on their own (lemke_contacts):
- * the solver's parameters sit beside the contact block's in method.contact, so the two tables
- * must not share a key (one value cannot mean two things); a solver that declares one of the
- * contact block's keys is refused, naming it. Parameters of unselected solvers are dropped, as
- * in method.fluid. */
-static int load_contact_solver(vbc_jctx *c, vbc_scene *s, cJSON *ct) {
-  const char *name;
-  char names[256];
-  if (vbc_json_string(c, ct, "method.contact", "solver", "lemke", &name)) return c->err->code;
-  if ((s->contact_solver = vbc_registry_solver(name)) == NULL) {
-    vbc_registry_names("solver", names, sizeof names);
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.contact.solver: expected one of %s, got \"%s\"", c->file,
-                         names, name);
-  }
-  const vbc_param_spec *contact = vbc_registry_contact_block()->params;
-  for (const vbc_param_spec *p = s->contact_solver->params; p && p->key; ++p)
-    if (vbc_param_find(contact, p->key))
-      return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                           "%s: method.contact.solver: solver \"%s\" declares the parameter "
-                           "\"%s\", which the contact block declares too (method.contact "
-                           "cannot hold both)", c->file, name, p->key);
-  static const char *const fixed[] = {"solver", NULL};
-  const vbc_param_spec *tables[] = {contact, s->contact_solver->params};
-  drop_unselected_params(ct, fixed, tables, 2, vbc_registry_solver_param_known);
-  return VBC_OK;
-}
-
-/* method.contact: the contact block's parameters (and the pin block's alpha); under
- * lemke_contacts also the contact solver and its parameters. */
-static int load_contact(vbc_jctx *c, vbc_scene *s, cJSON *m) {
-  static const char *const no_keys[] = {NULL}, *const solver_key[] = {"solver", NULL};
-  cJSON *ct = vbc_json_object(c, m, "method", "contact", 0);
-  if (ct == NULL) return c->err->code;
-  const int own = s->coupler->contact_solver;
-  const cJSON *solver = cJSON_GetObjectItemCaseSensitive(ct, "solver");
-  if (!own && solver != NULL) {
-    char got[96];
-    vbc_json_describe(solver, got, sizeof got);
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.contact.solver: expected no solver for coupler \"%s\" "
-                         "(only lemke_contacts solves the contacts on their own; the others use "
-                         "method.fluid.solver), got %s", c->file, s->coupler->name, got);
-  }
-  if (own && load_contact_solver(c, s, ct) != VBC_OK) return c->err->code;
-  const vbc_param_spec *tables[] = {vbc_registry_contact_block()->params,
-                                    own ? s->contact_solver->params : NULL};
-  if (load_module_params(c, ct, "method.contact", own ? solver_key : no_keys, tables, own ? 2 : 1))
-    return c->err->code;
-  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(ct, "min_iterations");
-  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(ct, "max_iterations");
-  if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && lo->valuedouble > hi->valuedouble)
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.contact.min_iterations: expected at most max_iterations "
-                         "(%g), got %g", c->file, hi->valuedouble, lo->valuedouble);
-  s->contact_params = ct;
-  return VBC_OK;
-}
-
-/* method.fluid holds the constraint's and the solver's parameters side by side. */
-static int load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
-  static const char *const keys[] = {"coupler", "fluid", "contact", NULL};
-  cJSON *m = vbc_json_object(c, root, "", "method", 0);
-  if (m == NULL || vbc_json_check_keys(c, m, "method", keys)) return c->err->code;
-  const char *name;
-  char names[256];
-  if (vbc_json_string(c, m, "method", "coupler", "strong", &name)) return c->err->code;
-  if ((s->coupler = vbc_registry_coupler(name)) == NULL) {
-    vbc_registry_names("coupler", names, sizeof names);
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.coupler: expected one of %s, got \"%s\"", c->file, names,
-                         name);
-  }
-  cJSON *f = vbc_json_object(c, m, "method", "fluid", 0);
-  if (f == NULL) return c->err->code;
-  if (vbc_json_string(c, f, "method.fluid", "constraint", "mps", &name)) return c->err->code;
-  if ((s->fluid_constraint = vbc_registry_fluid_constraint(name)) == NULL) {
-    vbc_registry_names("fluid_constraint", names, sizeof names);
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.fluid.constraint: expected one of %s, got \"%s\"", c->file,
-                         names, name);
-  }
-  if (vbc_json_string(c, f, "method.fluid", "solver", "pgs", &name)) return c->err->code;
-  if ((s->fluid_solver = vbc_registry_solver(name)) == NULL) {
-    vbc_registry_names("solver", names, sizeof names);
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.fluid.solver: expected one of %s, got \"%s\"", c->file,
-                         names, name);
-  }
-  static const char *const fluid_keys[] = {"constraint", "solver", NULL};
-  const vbc_param_spec *fluid_tables[] = {s->fluid_constraint->params, s->fluid_solver->params};
-  drop_unselected_params(f, fluid_keys, fluid_tables, 2, vbc_registry_fluid_param_known);
-  if (load_module_params(c, f, "method.fluid", fluid_keys, fluid_tables, 2))
-    return c->err->code;
-  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(f, "min_iterations");
-  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(f, "max_iterations");
-  if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && lo->valuedouble > hi->valuedouble)
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: method.fluid.min_iterations: expected at most max_iterations (%g), "
-                         "got %g",
-                         c->file, hi->valuedouble, lo->valuedouble);
-  s->fluid_params = f;
-  return load_contact(c, s, m);
-}
-
 static int load_output(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"frames", "frame_interval", "convergence_every", NULL};
   cJSON *o = vbc_json_object(c, root, "", "output", 0);
@@ -366,16 +221,16 @@ static int load_benchmark(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   if ((b = vbc_json_object(c, root, "", "benchmark", 1)) == NULL) return c->err->code;
   const char *name;
   if (vbc_json_string(c, b, "benchmark", "type", NULL, &name)) return c->err->code;
-  if ((s->benchmark = vbc_registry_benchmark(name)) == NULL) {
-    char names[256];
-    vbc_registry_names("benchmark", names, sizeof names);
+  if ((s->benchmark = vbc_registry_benchmark(s->registry, name)) == NULL) {
+    char names[512];
+    vbc_registry_benchmark_names(s->registry, names, sizeof names);
     return vbc_error_set(c->err, VBC_EXIT_INPUT,
                          "%s: benchmark.type: expected one of %s, got \"%s\"", c->file, names,
                          name);
   }
   static const char *const type_key[] = {"type", NULL};
   const vbc_param_spec *table[] = {s->benchmark->params};
-  if (load_module_params(c, b, "benchmark", type_key, table, 1)) return c->err->code;
+  if (vbc_scene_module_params(c, b, "benchmark", type_key, table, 1)) return c->err->code;
   s->benchmark_params = b;
   return VBC_OK;
 }
@@ -408,9 +263,10 @@ static int load_top(vbc_jctx *c, vbc_scene *s, cJSON *root) {
 }
 
 int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
-                   vbc_error *err) {
+                   const vbc_registry *registry, vbc_error *err) {
   memset(s, 0, sizeof *s);
   snprintf(s->file, sizeof s->file, "%s", path);
+  s->registry = registry;
   cJSON *root = vbc_json_load_file(path, err);
   if (root == NULL) return err->code;
   s->resolved = root;
@@ -419,7 +275,7 @@ int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int 
   vbc_jctx c = {s->file, err};
   if (load_top(&c, s, root) || load_time(&c, s, root) || load_fluid(&c, s, root) ||
       load_geometry(&c, s, root) || vbc_scene_load_bodies(&c, s, root) || load_domain(&c, s, root) ||
-      load_method(&c, s, root) || load_output(&c, s, root) || load_benchmark(&c, s, root))
+      vbc_scene_load_method(&c, s, root) || load_output(&c, s, root) || load_benchmark(&c, s, root))
     return err->code;
   if (s->dt > s->t_end)
     return vbc_error_set(err, VBC_EXIT_INPUT,

@@ -7,13 +7,12 @@
 #include <cjson/cJSON.h>
 
 #include "core/body.h"
+#include "core/coupler.h"
 #include "core/error.h"
 #include "core/kernel.h"
 #include "core/vec.h"
 
-struct vbc_block_type;
-struct vbc_solver_type;
-struct vbc_coupler_type;
+struct vbc_registry;
 struct vbc_benchmark_type;
 
 typedef enum vbc_shape_type {
@@ -77,6 +76,7 @@ typedef enum vbc_viscosity_model {
 
 typedef struct vbc_scene {
   char file[1024];
+  const struct vbc_registry *registry; /* where its names were looked up (app/registry.h) */
   cJSON *resolved;
   const char *name;
   int dim;
@@ -94,16 +94,12 @@ typedef struct vbc_scene {
   size_t nshapes;
   vbc_body_spec *bodies;
   size_t nbodies;
-  /* method */
-  const struct vbc_coupler_type *coupler;
-  const struct vbc_block_type *fluid_constraint;
-  const struct vbc_solver_type *fluid_solver;
-  const cJSON *fluid_params;   /* method.fluid, resolved */
-  const cJSON *contact_params; /* method.contact, resolved */
-  /* method.contact.solver: the solver of the contact LCP under lemke_contacts (default lemke),
-   * whose parameters sit beside the contact block's in method.contact; NULL for the couplers
-   * that solve contacts with method.fluid.solver */
-  const struct vbc_solver_type *contact_solver;
+  /* method: the coupler, its own parameters (`method`, resolved) and the scene's choice for
+   * every parameter group it declares (core/coupler.h), in its order */
+  const vbc_coupler_type *coupler;
+  const cJSON *method;
+  vbc_method_group groups[VBC_MAX_GROUPS];
+  size_t ngroups;
   /* output */
   int frames;
   double frame_interval;
@@ -113,9 +109,10 @@ typedef struct vbc_scene {
   const cJSON *benchmark_params;
 } vbc_scene;
 
-/* Load, apply the `--set` assignments, validate and resolve. */
+/* Load, apply the `--set` assignments, validate and resolve; module names are looked up in
+ * registry, which must outlive the scene. */
 int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
-                   vbc_error *err);
+                   const struct vbc_registry *registry, vbc_error *err);
 void vbc_scene_free(vbc_scene *s);
 
 #endif

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/json_util.h"
+#include "app/registry.h"
 #include "app/scene.h"
 
 #define VBC_SCENE_NO_DEFAULT NAN /* a required number */
@@ -20,6 +21,14 @@ int vbc_scene_check_extent(vbc_jctx *c, const vbc_scene *s, const char *path, vb
                            vbc_vec max);
 /* An array entry that must be an object with a string `type` (shapes of geometry and bodies). */
 int vbc_scene_typed_object(vbc_jctx *c, cJSON *item, const char *path, const char **type);
+
+/* An object of module parameters (a method group, benchmark): its keys must be the `fixed` ones
+ * (the module names) or keys of the tables; every table's values are checked and defaulted
+ * (app/scene_method.c). */
+int vbc_scene_module_params(vbc_jctx *c, cJSON *obj, const char *path, const char *const *fixed,
+                            const vbc_param_spec *const *tables, size_t ntables);
+/* `method`: the coupler and its declared parameter groups (app/scene_method.c). */
+int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root);
 
 /* The optional `bodies` array (app/scene_bodies.c). */
 int vbc_scene_load_bodies(vbc_jctx *c, vbc_scene *s, cJSON *root);

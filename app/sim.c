@@ -86,6 +86,11 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
   return VBC_OK;
 }
 
+/* What the coupler calls around its stages (core/coupler.h: vbc_step_ops). */
+static int step_neighbours(void *sim, vbc_error *err) { return vbc_sim_neighbours(sim, err); }
+static void step_explicit(void *sim) { vbc_sim_explicit(sim); }
+static void step_advect(void *sim) { vbc_sim_advect(sim); }
+
 int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   memset(sim, 0, sizeof *sim);
   sim->scene = scene;
@@ -124,13 +129,20 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
   if (sim->acc == NULL || init_bodies(sim, err) != VBC_OK) return err->code;
   if (check_overlaps(sim, err) != VBC_OK) return err->code;
-  sim->coupler = scene->coupler;
-  sim->coupler_state = sim->coupler->alloc(sim, err);
-  return sim->coupler_state ? VBC_OK : err->code;
+  const vbc_step_ops ops = {step_neighbours, step_explicit, step_advect, sim};
+  if (vbc_coupling_init(&sim->coupling, scene->coupler, sys, scene->groups, scene->ngroups,
+                        scene->method, scene->file, &ops, err) != VBC_OK)
+    return err->code;
+  sim->support = fmax(sim->support, sim->coupling.support);
+  return VBC_OK;
+}
+
+int vbc_sim_step(vbc_sim *sim, vbc_step_report *rep, vbc_error *err) {
+  return vbc_coupling_step(&sim->coupling, rep, err);
 }
 
 void vbc_sim_free(vbc_sim *sim) {
-  if (sim->coupler && sim->coupler_state) sim->coupler->free(sim->coupler_state);
+  vbc_coupling_free(&sim->coupling);
   vbc_particles_free(&sim->particles);
   free(sim->acc);
   free(sim->bodies);
@@ -180,7 +192,7 @@ void vbc_sim_explicit(vbc_sim *sim) {
   }
   for (size_t k = 0; k < sim->sys.nbodies; ++k) {
     vbc_body *b = &sim->bodies[k];
-    if (b->motion == VBC_MOTION_FREE || b->motion == VBC_MOTION_PINNED)
+    if (vbc_body_movable(b))
       b->v = vbc_vec_axpy(b->v, h, g);
     else if (b->motion == VBC_MOTION_SCRIPTED)
       b->v = b->script_v, b->w = b->script_w;

@@ -25,13 +25,14 @@ typedef struct vbc_sim {
   vbc_vec *acc; /* scratch: explicit accelerations */
   long step, nsteps;
   double time;
-  const vbc_coupler_type *coupler;
-  void *coupler_state;
+  vbc_coupling coupling; /* the scene's coupler: its blocks, solvers and stages */
 } vbc_sim;
 
 /* Generate particles and create the coupler (which creates its blocks and solvers). */
 int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err);
 void vbc_sim_free(vbc_sim *sim);
+/* One time step by the scene's coupler (vbc_coupling_step). */
+int vbc_sim_step(vbc_sim *sim, vbc_step_report *rep, vbc_error *err);
 
 /* Grid and neighbour lists at the current positions (radius sim->support). */
 int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err);

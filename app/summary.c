@@ -1,5 +1,6 @@
 /* summary.c — see summary.h. */
 #include <stdio.h>
+#include <string.h>
 
 #include "app/json_file.h"
 #include "core/json_util.h"
@@ -14,63 +15,72 @@ static cJSON *particle_counts(const vbc_sim *sim) {
   return c;
 }
 
-/* The contact LCPs (lemke_contacts): steps with contact rows, their size, Lemke's pivots (absent
- * under an iterative solver), iterations and the largest LCP error. */
-static cJSON *contact_stats(const vbc_sim *sim, const vbc_run_stats *st) {
-  cJSON *c = cJSON_CreateObject();
-  const double n = (double)st->contact_solves;
-  cJSON_AddStringToObject(c, "solver", sim->scene->contact_solver ? sim->scene->contact_solver->name
-                                                                  : "");
-  cJSON_AddNumberToObject(c, "solves", n);
-  cJSON_AddNumberToObject(c, "max_rows", (double)st->contact_rows_max);
-  cJSON_AddNumberToObject(c, "mean_rows", (double)st->contact_rows_total / n);
-  cJSON_AddNumberToObject(c, "max_simultaneous_contacts", (double)st->contacts_max);
-  cJSON_AddNumberToObject(c, "mean_iterations", (double)st->contact_iterations_total / n);
-  if (st->contact_pivot_solves) {
-    cJSON_AddNumberToObject(c, "mean_pivots",
-                            (double)st->contact_pivots_total / (double)st->contact_pivot_solves);
-    cJSON_AddNumberToObject(c, "max_pivots", (double)st->contact_pivots_max);
-  }
-  cJSON_AddNumberToObject(c, "max_lcp_error", st->contact_error_max);
-  return c;
-}
-
-/* The contact LCP figures as metrics too (Kurose's measurements; sweeps tabulate metrics), unless
- * the benchmark already named them. */
-static void contact_metrics(const vbc_run_stats *st, cJSON *m) {
-  if (!cJSON_HasObjectItem(m, "max_simultaneous_contacts"))
-    cJSON_AddNumberToObject(m, "max_simultaneous_contacts", (double)st->contacts_max);
-  if (st->contact_pivot_solves && !cJSON_HasObjectItem(m, "mean_pivots"))
-    cJSON_AddNumberToObject(m, "mean_pivots",
-                            (double)st->contact_pivots_total / (double)st->contact_pivot_solves);
-  if (!cJSON_HasObjectItem(m, "max_lcp_error"))
-    cJSON_AddNumberToObject(m, "max_lcp_error", st->contact_error_max);
-}
-
-static cJSON *solver_stats(const vbc_sim *sim, const vbc_run_stats *st) {
-  cJSON *s = cJSON_CreateObject();
-  const vbc_scene *sc = sim->scene;
-  cJSON_AddStringToObject(s, "constraint", sc->fluid_constraint->name);
-  cJSON_AddStringToObject(s, "solver", sc->fluid_solver->name);
-  cJSON_AddNumberToObject(s, "solves", (double)st->solves);
-  cJSON_AddNumberToObject(s, "iterations_total", (double)st->iterations_total);
-  cJSON_AddNumberToObject(s, "iterations_mean",
-                          st->solves ? (double)st->iterations_total / (double)st->solves : 0.0);
-  cJSON_AddNumberToObject(s, "iterations_max", st->iterations_max);
-  cJSON *stops = cJSON_AddObjectToObject(s, "stop_reasons");
+/* The figures every stage reports: solves, iterations, stop reasons, final residuals, the
+ * density error where its blocks measure one. */
+static void add_solve_figures(cJSON *o, const vbc_stage_stats *g) {
+  const double n = (double)g->solves;
+  cJSON_AddNumberToObject(o, "solves", n);
+  cJSON_AddNumberToObject(o, "iterations_total", (double)g->iterations_total);
+  cJSON_AddNumberToObject(o, "iterations_mean", n > 0 ? (double)g->iterations_total / n : 0.0);
+  cJSON_AddNumberToObject(o, "iterations_max", g->iterations_max);
+  cJSON *stops = cJSON_AddObjectToObject(o, "stop_reasons");
   for (int r = 0; r < VBC_STOP_REASONS; ++r)
-    cJSON_AddNumberToObject(stops, vbc_stop_reason_name((vbc_stop_reason)r), (double)st->stops[r]);
-  cJSON_AddNumberToObject(s, "final_relative_residual_mean",
-                          st->solves ? st->relres_sum / (double)st->solves : 0.0);
-  cJSON_AddNumberToObject(s, "final_relative_residual_max", st->relres_max);
+    cJSON_AddNumberToObject(stops, vbc_stop_reason_name((vbc_stop_reason)r), (double)g->stops[r]);
+  cJSON_AddNumberToObject(o, "final_relative_residual_mean", n > 0 ? g->relres_sum / n : 0.0);
+  cJSON_AddNumberToObject(o, "final_relative_residual_max", g->relres_max);
   /* the density error the stopping test judged (blocks with an error measure; absent without) */
-  if (st->error_solves) {
-    cJSON_AddNumberToObject(s, "final_mean_error_mean",
-                            st->error_sum / (double)st->error_solves);
-    cJSON_AddNumberToObject(s, "final_mean_error_max", st->error_max);
+  if (g->error_solves) {
+    cJSON_AddNumberToObject(o, "final_mean_error_mean", g->error_sum / (double)g->error_solves);
+    cJSON_AddNumberToObject(o, "final_mean_error_max", g->error_max);
   }
-  if (st->contact_solves) cJSON_AddItemToObject(s, "contact_solver", contact_stats(sim, st));
+}
+
+/* mean_NAME and/or max_NAME of a figure; `first_only` keeps the first of the two (metrics). */
+static void add_figure(cJSON *o, const vbc_figure_stats *f, int first_only) {
+  char key[96];
+  if (f->kind & VBC_FIGURE_MEAN) {
+    snprintf(key, sizeof key, "mean_%s", f->name);
+    if (!cJSON_HasObjectItem(o, key)) cJSON_AddNumberToObject(o, key, f->sum / (double)f->count);
+    if (first_only) return;
+  }
+  snprintf(key, sizeof key, "max_%s", f->name);
+  if ((f->kind & VBC_FIGURE_MAX) && !cJSON_HasObjectItem(o, key))
+    cJSON_AddNumberToObject(o, key, f->max);
+}
+
+static cJSON *stage_json(const vbc_stage_stats *g) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "label", g->label);
+  cJSON_AddStringToObject(o, "solver", g->solver);
+  add_solve_figures(o, g);
+  cJSON_AddNumberToObject(o, "rows_mean", g->solves ? (double)g->rows_total / (double)g->solves
+                                                    : 0.0);
+  cJSON_AddNumberToObject(o, "rows_max", (double)g->rows_max);
+  for (size_t f = 0; f < g->nfigures; ++f) add_figure(o, &g->figure[f], 0);
+  return o;
+}
+
+/* The primary stage's figures at the top level (what series.csv, sweeps and figures read), every
+ * stage's in `stages`. */
+static cJSON *solver_stats(const vbc_run_stats *st) {
+  cJSON *s = cJSON_CreateObject();
+  const vbc_stage_stats *p = &st->stage[st->primary];
+  cJSON_AddStringToObject(s, "constraint", p->constraint);
+  cJSON_AddStringToObject(s, "solver", p->solver);
+  add_solve_figures(s, p);
+  cJSON *stages = cJSON_AddArrayToObject(s, "stages");
+  for (size_t k = 0; k < st->nstages; ++k) cJSON_AddItemToArray(stages, stage_json(&st->stage[k]));
   return s;
+}
+
+/* The figures of the stages that say so (the contact LCP of lemke_contacts: Kurose's
+ * measurements, which sweeps tabulate) join the metrics, unless the benchmark named them. */
+static void stage_metrics(const vbc_run_stats *st, cJSON *m) {
+  for (size_t k = 0; k < st->nstages; ++k) {
+    const vbc_stage_stats *g = &st->stage[k];
+    if (!g->figures_in_metrics || g->solves == 0) continue;
+    for (size_t f = 0; f < g->nfigures; ++f) add_figure(m, &g->figure[f], 1);
+  }
 }
 
 int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *st,
@@ -99,9 +109,9 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                           st->wall_seconds > 0.0
                               ? (double)sim->nfluid * (double)st->steps_run / st->wall_seconds
                               : 0.0);
-  cJSON_AddItemToObject(root, "solver", solver_stats(sim, st));
+  cJSON_AddItemToObject(root, "solver", solver_stats(st));
   cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();
-  if (st->contact_solves) contact_metrics(st, m);
+  stage_metrics(st, m);
   cJSON_AddItemToObject(root, "metrics", m);
   char path[1200];
   snprintf(path, sizeof path, "%s/summary.json", dir);

@@ -38,10 +38,10 @@
 #include <string.h>
 
 #include "core/constraint.h"
-#include "app/progress.h"
-#include "app/registry.h"
+#include "core/clock.h"
 #include "solvers/blocks/lcp_matrix.h"
 #include "solvers/schemes/lemke.h"
+#include "solvers/schemes/schemes.h"
 
 #ifdef VBC_HAVE_SICONOS
 #include <LCP_Solvers.h>
@@ -254,7 +254,7 @@ static outcome run_pgs(size_t n, const double *M, const double *q, double tol, i
   cJSON_AddNumberToObject(params, "max_iterations", max_it);
   double t0 = vbc_now();
   if (vbc_lcp_matrix_block_init(&b, n, M, q, &err) != VBC_OK ||
-      vbc_solver_init(&s, vbc_registry_solver("pgs"), params, &err) != VBC_OK) {
+      vbc_solver_init(&s, &vbc_solver_pgs, params, &err) != VBC_OK) {
     fprintf(stderr, "lcp_bench: %s\n", err.message);
     exit(4);
   }

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "app/registry.h"
+#include "cli/modules.h"
 #include "app/run.h"
 #include "app/scene.h"
 #include "experiments/runner/sweep.h"
@@ -134,22 +135,22 @@ static int report(const vbc_error *err) {
   return err->code;
 }
 
-static int cmd_validate(const args *a) {
+static int cmd_validate(const args *a, const vbc_registry *reg) {
   vbc_scene scene;
   vbc_error err;
   vbc_error_clear(&err);
-  int rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, &err);
+  int rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err);
   if (rc == 0) rc = vbc_check(&scene, &err);
   if (rc == 0) printf("%s: valid\n", a->scene);
   vbc_scene_free(&scene);
   return rc ? report(&err) : 0;
 }
 
-static int cmd_run(const args *a) {
+static int cmd_run(const args *a, const vbc_registry *reg) {
   vbc_scene scene;
   vbc_error err;
   vbc_error_clear(&err);
-  if (vbc_scene_load(&scene, a->scene, a->sets, a->nsets, &err) != 0) {
+  if (vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err) != 0) {
     vbc_scene_free(&scene);
     return report(&err);
   }
@@ -176,6 +177,9 @@ static int cmd_run(const args *a) {
 }
 
 int vbc_main(int argc, char **argv) {
+  vbc_registry reg;
+  vbc_error err = {0};
+  if (vbc_registry_builtin(&reg, &err) != VBC_OK) return report(&err);
   if (argc < 2) {
     fputs(usage, stderr);
     return 2;
@@ -189,12 +193,12 @@ int vbc_main(int argc, char **argv) {
     printf("vbc %s\n", VBC_VERSION);
     return 0;
   }
-  if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv);
-  if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv);
+  if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv, &reg);
+  if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv, &reg);
   args a;
   if (parse(argc, argv, &a) != 0) return 2;
   if (strcmp(cmd, "list") == 0) {
-    vbc_registry_print(stdout);
+    vbc_registry_print(&reg, stdout);
     return 0;
   }
   if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
@@ -206,5 +210,5 @@ int vbc_main(int argc, char **argv) {
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)
     return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);
-  return strcmp(cmd, "run") == 0 ? cmd_run(&a) : cmd_validate(&a);
+  return strcmp(cmd, "run") == 0 ? cmd_run(&a, &reg) : cmd_validate(&a, &reg);
 }

@@ -8,8 +8,11 @@
 #ifndef VBC_CLI_H
 #define VBC_CLI_H
 
+struct vbc_registry;
+
 int vbc_main(int argc, char **argv);
-/* `vbc lcp ...` (cli/cli_lcp.c, docs/lcp.md); argv[1] is "lcp". */
-int vbc_lcp_main(int argc, char **argv);
+/* `vbc lcp ...` (cli/cli_lcp.c, docs/lcp.md); argv[1] is "lcp"; the solver is looked up in
+ * registry. */
+int vbc_lcp_main(int argc, char **argv, const struct vbc_registry *registry);
 
 #endif

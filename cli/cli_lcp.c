@@ -52,6 +52,7 @@
 #include "solvers/schemes/lemke.h"
 
 typedef struct lcp_args {
+  const vbc_registry *registry;
   const char *file, *solver, *reference, *trace;
   long max_pivots, max_iterations;
   double tol, omega; /* omega: NAN for the solver's default */
@@ -78,13 +79,13 @@ static int positive_long(const char *s, long *out) {
 }
 
 /* omega within the range the solver type declares for its parameter. */
-static int omega_in_range(const char *solver, double omega) {
-  const vbc_param_spec *p = vbc_param_find(vbc_registry_solver(solver)->params, "omega");
+static int omega_in_range(const vbc_registry *reg, const char *solver, double omega) {
+  const vbc_param_spec *p = vbc_param_find(vbc_registry_solver(reg, solver)->params, "omega");
   return p && omega <= p->max && (p->min_open ? omega > p->min : omega >= p->min);
 }
 
 static int parse_args(int argc, char **argv, lcp_args *a) {
-  *a = (lcp_args){NULL, "lemke", NULL, NULL, 0, 0, VBC_LEMKE_TOLERANCE, NAN};
+  *a = (lcp_args){a->registry, NULL, "lemke", NULL, NULL, 0, 0, VBC_LEMKE_TOLERANCE, NAN};
   for (int i = 2; i < argc; ++i) {
     const char *s = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -135,7 +136,7 @@ static int parse_args(int argc, char **argv, lcp_args *a) {
   if (lemke && a->trace) return lcp_usage("%s applies to --solver pgs and jacobi", "--trace");
   if (lemke && !isnan(a->omega))
     return lcp_usage("%s applies to --solver pgs and jacobi", "--omega");
-  if (!lemke && !isnan(a->omega) && !omega_in_range(a->solver, a->omega))
+  if (!lemke && !isnan(a->omega) && !omega_in_range(a->registry, a->solver, a->omega))
     return lcp_usage("--omega: outside the range of --solver %s (vbc list)", a->solver);
   if (!a->max_iterations) a->max_iterations = 10000;
   return 0;
@@ -338,7 +339,7 @@ static int solve_iterative(const lcp_args *a, size_t n, const double *M, const d
     vbc_block_free(&b);
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   }
-  int init = vbc_solver_init(&s, vbc_registry_solver(a->solver), params, err);
+  int init = vbc_solver_init(&s, vbc_registry_solver(a->registry, a->solver), params, err);
   cJSON_Delete(params);
   if (init != VBC_OK) {
     vbc_block_free(&b);
@@ -418,8 +419,8 @@ static int solve_and_print(const lcp_args *a, size_t n, const double *M, const d
   return rc;
 }
 
-int vbc_lcp_main(int argc, char **argv) {
-  lcp_args a;
+int vbc_lcp_main(int argc, char **argv, const vbc_registry *registry) {
+  lcp_args a = {.registry = registry};
   int rc = parse_args(argc, argv, &a);
   if (rc) return rc;
   vbc_error err;

@@ -9,10 +9,6 @@ const char *vbc_motion_name(vbc_motion m) {
   return (unsigned)m < 4 ? names[m] : "?";
 }
 
-static int movable(const vbc_body *b) {
-  return b->motion == VBC_MOTION_FREE || b->motion == VBC_MOTION_PINNED;
-}
-
 /* Inverse of a symmetric positive definite 3x3 matrix by cofactors. */
 static void mat3_inverse(const vbc_mat3 *m, vbc_mat3 *out) {
   const double(*a)[3] = m->a;
@@ -58,14 +54,14 @@ int vbc_body_init_mass(vbc_body *b, int dim, double l, double particle_mass, con
   b->mass = particle_mass * (double)b->count;
   b->x = c;
   b->q = (vbc_quat){1.0, 0.0, 0.0, 0.0};
-  b->inv_mass = movable(b) ? 1.0 / b->mass : 0.0;
+  b->inv_mass = vbc_body_movable(b) ? 1.0 / b->mass : 0.0;
   vbc_body_update_inertia(b, dim);
   return VBC_OK;
 }
 
 void vbc_body_update_inertia(vbc_body *b, int dim) {
   memset(&b->inv_inertia, 0, sizeof b->inv_inertia);
-  if (!movable(b)) return;
+  if (!vbc_body_movable(b)) return;
   if (dim == 2) {
     b->inv_inertia.a[2][2] = 1.0 / b->inertia.a[2][2];
     return;
@@ -148,7 +144,7 @@ static void world_inertia(const vbc_body *b, vbc_mat3 *out) {
 
 void vbc_body_project(vbc_body *b, int dim, const vbc_vec *pos, const vbc_vec *vel, vbc_vec v0,
                       vbc_vec w0) {
-  if (!movable(b)) return;
+  if (!vbc_body_movable(b)) return;
   const int pinned = b->motion == VBC_MOTION_PINNED;
   const vbc_vec o = pinned ? vbc_body_pin_point(b) : b->x;
   const double m = b->mass / (double)b->count;
@@ -183,7 +179,7 @@ void vbc_body_project(vbc_body *b, int dim, const vbc_vec *pos, const vbc_vec *v
 }
 
 double vbc_body_kinetic_energy(const vbc_body *b, int dim) {
-  if (!movable(b)) return 0.0;
+  if (!vbc_body_movable(b)) return 0.0;
   vbc_mat3 R;
   vbc_quat_to_mat3(b->q, &R);
   /* w . I_world w = (R^T w) . I_body (R^T w) */

@@ -59,6 +59,11 @@ typedef struct vbc_body {
   size_t first, count;    /* its particles are [first, first + count) */
 } vbc_body;
 
+/* Whether forces move the body (free and pinned bodies); fixed and scripted ones are walls. */
+static inline int vbc_body_movable(const vbc_body *b) {
+  return b->motion == VBC_MOTION_FREE || b->motion == VBC_MOTION_PINNED;
+}
+
 static inline vbc_vec vbc_mat3_mul(const vbc_mat3 *m, vbc_vec v) {
   return vbc_vec_make(m->a[0][0] * v.x + m->a[0][1] * v.y + m->a[0][2] * v.z,
                       m->a[1][0] * v.x + m->a[1][1] * v.y + m->a[1][2] * v.z,

@@ -9,17 +9,11 @@
 #include "core/reduce.h"
 
 int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err) {
-  if (n > rows->cap) {
-    size_t cap = n + n / 4 + 16;
-    double **fields[] = {&rows->target, &rows->lo,       &rows->hi,     &rows->diag,
-                         &rows->impulse, &rows->residual, &rows->scratch};
-    for (size_t f = 0; f < sizeof fields / sizeof *fields; ++f) {
-      double *p = vbc_realloc(*fields[f], cap, sizeof(double), err);
-      if (p == NULL) return err->code;
-      *fields[f] = p;
-    }
-    rows->cap = cap;
-  }
+  void *const fields[] = {&rows->target,  &rows->lo,       &rows->hi,     &rows->diag,
+                          &rows->impulse, &rows->residual, &rows->scratch};
+  const size_t sizes[] = {sizeof(double), sizeof(double), sizeof(double), sizeof(double),
+                          sizeof(double), sizeof(double), sizeof(double)};
+  if (vbc_grow(&rows->cap, n, fields, sizes, 7, err) != VBC_OK) return err->code;
   rows->n = n;
   return VBC_OK;
 }
@@ -36,22 +30,11 @@ void vbc_rows_free(vbc_rows *rows) {
 }
 
 int vbc_sparse_reserve(vbc_sparse *J, size_t nrows, size_t nnz, vbc_error *err) {
-  if (nrows + 1 > J->cap_rows) {
-    size_t *s = vbc_realloc(J->start, nrows + 1, sizeof *s, err);
-    if (s == NULL) return err->code;
-    J->start = s;
-    J->cap_rows = nrows + 1;
-  }
-  if (nnz > J->cap_nnz) {
-    size_t *c = vbc_realloc(J->col, nnz, sizeof *c, err);
-    if (c == NULL) return err->code;
-    J->col = c;
-    double *v = vbc_realloc(J->val, nnz, sizeof *v, err);
-    if (v == NULL) return err->code;
-    J->val = v;
-    J->cap_nnz = nnz;
-  }
-  return VBC_OK;
+  if (vbc_grow(&J->cap_rows, nrows + 1, (void *[]){&J->start}, (size_t[]){sizeof *J->start}, 1,
+               err) != VBC_OK)
+    return err->code;
+  return vbc_grow(&J->cap_nnz, nnz, (void *[]){&J->col, &J->val},
+                  (size_t[]){sizeof *J->col, sizeof *J->val}, 2, err);
 }
 
 void vbc_sparse_free(vbc_sparse *J) {
@@ -236,34 +219,20 @@ static double reference_and_warm_start(vbc_problem *pb, double *per_block, doubl
   return sqrt(total);
 }
 
-static int trace_grow(vbc_solve_trace *t, size_t nb, vbc_error *err) {
-  size_t cap = t->cap ? 2 * t->cap : 64;
-  double *tot = vbc_realloc(t->total, cap, sizeof *tot, err);
-  if (tot == NULL) return err->code;
-  t->total = tot;
-  double *pbk = vbc_realloc(t->per_block, cap * (nb ? nb : 1), sizeof *pbk, err);
-  if (pbk == NULL) return err->code;
-  t->per_block = pbk;
-  double *e = vbc_realloc(t->error, cap * (nb ? nb : 1), sizeof *e, err);
-  if (e == NULL) return err->code;
-  t->error = e;
-  double *sec = vbc_realloc(t->seconds, cap, sizeof *sec, err);
-  if (sec == NULL) return err->code;
-  t->seconds = sec;
-  double *re = vbc_realloc(t->reference_error, cap, sizeof *re, err);
-  if (re == NULL) return err->code;
-  t->reference_error = re;
-  double *rw = vbc_realloc(t->reference_w_error, cap, sizeof *rw, err);
-  if (rw == NULL) return err->code;
-  t->reference_w_error = rw;
-  t->cap = cap;
-  return VBC_OK;
+/* Room for one more iteration; a row of per_block and error holds up to VBC_MAX_BLOCKS. */
+static int trace_grow(vbc_solve_trace *t, vbc_error *err) {
+  const size_t row = VBC_MAX_BLOCKS * sizeof(double);
+  void *const arrays[] = {&t->total,   &t->per_block,       &t->error,
+                          &t->seconds, &t->reference_error, &t->reference_w_error};
+  const size_t sizes[] = {sizeof(double), row, row, sizeof(double), sizeof(double),
+                          sizeof(double)};
+  return vbc_grow(&t->cap, t->n + 1, arrays, sizes, 6, err);
 }
 
 static int trace_push(vbc_solve_trace *t, double total, const double *per_block,
                       const double *error, size_t nb, double seconds, vbc_error *err) {
   if (t == NULL) return VBC_OK;
-  if (t->n == t->cap && trace_grow(t, nb, err) != VBC_OK) return err->code;
+  if (trace_grow(t, err) != VBC_OK) return err->code;
   t->nblocks = nb;
   t->total[t->n] = total;
   memcpy(t->per_block + t->n * nb, per_block, nb * sizeof *per_block);
@@ -323,7 +292,7 @@ static int converged(const vbc_solve_control *c, const vbc_solve_result *res, in
 static int observe(vbc_problem *pb, int error_test, double ref_judged, const double *per_block,
                    double total, vbc_solve_trace *trace, double seconds, stop_view *v,
                    double *excluded, vbc_error *err) {
-  double error[16];
+  double error[VBC_MAX_BLOCKS];
   v->mean_error = error_test || trace ? vbc_problem_mean_error(pb, error) : NAN;
   v->residual = judged_norm(pb, error_test, per_block);
   v->ref = ref_judged;
@@ -338,8 +307,10 @@ static int observe(vbc_problem *pb, int error_test, double ref_judged, const dou
 /* The loop proper; vbc_solve below times it. */
 static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
                  vbc_error *err) {
-  double per_block[16];
-  if (pb->nblocks > 16) return vbc_error_set(err, VBC_EXIT_INPUT, "too many blocks in one solve");
+  double per_block[VBC_MAX_BLOCKS];
+  if (pb->nblocks > VBC_MAX_BLOCKS)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: %zu blocks in one solve, more than "
+                         "VBC_MAX_BLOCKS (%d)", s->type->name, pb->nblocks, VBC_MAX_BLOCKS);
   if (trace) trace->n = 0, trace->reference_seconds = 0.0;
   const vbc_solve_control *c = &s->control;
   const int error_test = uses_error_test(c, pb);
@@ -359,6 +330,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     if (xr->start(xr->ctx, pb, s, err) != VBC_OK) return err->code;
     trace->reference_seconds += vbc_now() - ts;
   }
+  if (s->type->begin && s->type->begin(s->state, pb, err) != VBC_OK) return err->code;
   double excluded = 0.0; /* seconds of the reference's measures, off the trace's clock */
   double r0 = vbc_problem_residual(pb, per_block);
   stop_view v;
@@ -400,9 +372,32 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
 int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
               vbc_error *err) {
   const double t0 = vbc_now();
+  res->stats.n = 0;
   int rc = solve(s, pb, res, trace, err);
+  if (rc == VBC_OK && s->type->stats) rc = s->type->stats(s->state, &res->stats, err);
   if (rc == VBC_OK && trace == NULL && !uses_error_test(&s->control, pb))
     res->mean_error = vbc_problem_mean_error(pb, NULL); /* from the last residual pass */
   res->seconds = vbc_now() - t0 - (trace ? trace->reference_seconds : 0.0);
   return rc;
+}
+
+int vbc_solve_stats_add(vbc_solve_stats *s, const char *name, double value, vbc_figure_kind kind,
+                        vbc_error *err) {
+  if (s->n == VBC_MAX_FIGURES)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "figure %s: more than VBC_MAX_FIGURES (%d) in one "
+                         "solve", name, VBC_MAX_FIGURES);
+  s->name[s->n] = name;
+  s->value[s->n] = value;
+  s->kind[s->n++] = kind;
+  return VBC_OK;
+}
+
+const char *vbc_block_kind_name(vbc_block_kind k) {
+  switch (k) {
+    case VBC_BLOCK_FLUID: return "fluid";
+    case VBC_BLOCK_CONTACT: return "contact";
+    case VBC_BLOCK_JOINT: return "joint";
+    case VBC_BLOCK_MATRIX: return "matrix";
+    default: return "none";
+  }
 }

@@ -19,8 +19,8 @@
  * 1/(rho l^d). A wall particle has infinite mass and the velocity stored in vel[i] (zero). A rigid
  * particle has no degrees of freedom of its own: its velocity is its body's v + w x (x_i - x_B)
  * and impulses on it act on the body (core/body.h); vbc_system_velocity reads either kind.
- * A weak coupler may hand a body's particles to the fluid solve as fluid-kind particles that keep
- * their body index (vbc_system_inv_mass).
+ * A weak coupler may hand a body's particles to the fluid solve as fluid-kind particles with
+ * inverse masses of its own (vbc_system.inv_mass_override, couplers/pms.c).
  * Sparse Jacobians index degree of freedom dim * particle + axis for particles, then for body b
  * the dim linear and nrot angular components (nrot = 1 in 2D: w_z; 3 in 3D) starting at
  * vbc_system_body_dof(s, b). */
@@ -40,6 +40,9 @@
 
 struct vbc_problem;
 struct vbc_solver;
+
+/* Blocks one solve iterates together, at most (the solve loop's per-block arrays). */
+enum { VBC_MAX_BLOCKS = 16 };
 
 /* An observer of solves (vbc_system.solve_hook): called by vbc_solve once the starting impulses
  * are applied, before the first iteration, with the problem exactly as the solver is about to
@@ -82,17 +85,16 @@ typedef struct vbc_system {
    * app/lcp_dump.h); couplers and blocks leave it alone. */
   vbc_solve_hook solve_hook;
   void *solve_hook_ctx;
+  /* NULL, or one inverse mass per particle that replaces the default below while a weak coupler
+   * solves some rigid particles as fluid (couplers/pms.c); the coupler that sets it clears it. */
+  const double *inv_mass_override;
 } vbc_system;
 
 /* The inverse mass of particle i as a point body: 1/(rho l^d) for fluid, 0 for walls and rigid
- * particles (their body carries the mass). A fluid-kind particle with a body index is a rigid
- * particle that a weak coupler lets the fluid solve move on its own (couplers/pms.c, Koshizuka's
- * passively moving solid): it weighs its body's mass per particle, rho_B l^d, which is where the
- * body's density enters that solve. */
+ * particles (their body carries the mass), unless a coupler overrides it. */
 static inline double vbc_system_inv_mass(const vbc_system *s, size_t particle) {
-  if (s->particles->kind[particle] != VBC_FLUID) return 0.0;
-  int b = s->particles->body[particle];
-  return b < 0 ? 1.0 / s->fluid_mass : s->bodies[b].inv_mass * (double)s->bodies[b].count;
+  if (s->inv_mass_override) return s->inv_mass_override[particle];
+  return s->particles->kind[particle] == VBC_FLUID ? 1.0 / s->fluid_mass : 0.0;
 }
 
 /* The body of a rigid particle, NULL for fluid and wall particles. */
@@ -141,8 +143,26 @@ typedef struct vbc_sparse {
 int vbc_sparse_reserve(vbc_sparse *J, size_t nrows, size_t nnz, vbc_error *err);
 void vbc_sparse_free(vbc_sparse *J);
 
+/* What a block's rows stand for: the registry lists blocks by kind, and a coupler's parameter
+ * group may let the scene choose among the blocks of one kind (method.fluid.constraint). */
+typedef enum vbc_block_kind {
+  VBC_BLOCK_NONE = 0,
+  VBC_BLOCK_FLUID,   /* incompressibility or density rows of the fluid */
+  VBC_BLOCK_CONTACT, /* unilateral contacts between particles and bodies */
+  VBC_BLOCK_JOINT,   /* bilateral joints of bodies (pins) */
+  VBC_BLOCK_MATRIX,  /* an explicit LCP (M, q), for tools and tests */
+  VBC_BLOCK_KINDS
+} vbc_block_kind;
+
+const char *vbc_block_kind_name(vbc_block_kind k);
+
+/* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the
+ * reverse of the forward order, so that forward then backward is a symmetric sweep (SSOR). */
+typedef enum vbc_sweep_order { VBC_SWEEP_FORWARD, VBC_SWEEP_BACKWARD } vbc_sweep_order;
+
 typedef struct vbc_block_type {
   const char *name;
+  vbc_block_kind kind;
   const char *summary;          /* paper, equations */
   const vbc_param_spec *params; /* keys read from the scene's method.<group> object */
   /* Create the block; *support is the neighbour radius its rows need (0: none). */
@@ -155,8 +175,10 @@ typedef struct vbc_block_type {
   /* Matrix-free passes over all rows (data-parallel): */
   void (*residual)(const void *state, const vbc_system *sys, const vbc_rows *rows, double *r);
   void (*apply)(void *state, vbc_system *sys, const vbc_rows *rows, const double *dlambda);
-  /* One projected Gauss–Seidel (SOR for omega != 1) sweep over all rows, in place. */
-  void (*sweep)(void *state, vbc_system *sys, vbc_rows *rows, double omega);
+  /* One projected Gauss–Seidel (SOR for omega != 1) sweep over all rows, in place, each row by
+   * vbc_pgs_row below. */
+  void (*sweep)(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                vbc_sweep_order order);
   /* The sparse Jacobian rows, for assembled solvers; NULL if the block cannot give them. */
   int (*jacobian)(const void *state, const vbc_system *sys, vbc_sparse *J, vbc_error *err);
   /* Write the results back (pressure from impulse, ...) once the solve has stopped. */
@@ -193,14 +215,39 @@ typedef struct vbc_problem {
   size_t nblocks;
 } vbc_problem;
 
+/* Named figures of one solve beyond the common ones (Lemke's pivots, a coupler's LCP error),
+ * with how a run aggregates them over its solves (app/summary.c: mean_NAME, max_NAME). */
+enum { VBC_MAX_FIGURES = 6 };
+typedef enum vbc_figure_kind {
+  VBC_FIGURE_MEAN = 1,
+  VBC_FIGURE_MAX = 2,
+  VBC_FIGURE_MEAN_MAX = 3
+} vbc_figure_kind;
+
+typedef struct vbc_solve_stats {
+  size_t n;
+  const char *name[VBC_MAX_FIGURES]; /* string literals */
+  double value[VBC_MAX_FIGURES];
+  vbc_figure_kind kind[VBC_MAX_FIGURES];
+} vbc_solve_stats;
+
+/* Append a figure; more than VBC_MAX_FIGURES is a system error. */
+int vbc_solve_stats_add(vbc_solve_stats *s, const char *name, double value, vbc_figure_kind kind,
+                        vbc_error *err);
+
 typedef struct vbc_solver_type {
   const char *name;
   const char *summary;
   const vbc_param_spec *params;
   void *(*alloc)(const cJSON *params, vbc_error *err);
   void (*free)(void *state);
+  /* Optional: a solve starts (rows prepared, starting impulses applied, before the first
+   * residual pass). A solver that keeps anything from one solve to the next resets it here. */
+  int (*begin)(void *state, vbc_problem *pb, vbc_error *err);
   /* One iteration. On entry rows.residual of every block holds b - J v for the current v. */
   int (*iterate)(void *state, vbc_problem *pb, vbc_error *err);
+  /* Optional: figures of the solve that just ended (vbc_solve_result.stats). */
+  int (*stats)(const void *state, vbc_solve_stats *out, vbc_error *err);
 } vbc_solver_type;
 
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */
@@ -247,7 +294,8 @@ typedef struct vbc_solve_trace {
   double *per_block; /* n * nblocks */
   double *error;     /* n * nblocks: mean constraint error of the block's rows, NAN without */
   double *seconds;   /* n */
-  double ref_total, ref_per_block[16]; /* residual_ref, the scale of relative residuals */
+  double ref_total, ref_per_block[VBC_MAX_BLOCKS]; /* residual_ref, the scale of relative
+                                                       residuals */
   /* Set by the owner, kept across solves: the exact reference (start NULL: none). With it,
    * reference_error and reference_w_error (n each) get the iterates' distances to it (NAN where
    * it has none) and seconds leaves out the time measure takes. */
@@ -269,6 +317,7 @@ typedef struct vbc_solve_result {
   double mean_error; /* vbc_problem_mean_error at the end, NAN if no block has an error measure */
   double seconds; /* wall time of the whole vbc_solve call, reference and warm start included;
                      without the time of an exact reference (vbc_solve_trace.reference) */
+  vbc_solve_stats stats; /* the solver's own figures (vbc_solver_type.stats), n = 0 without */
 } vbc_solve_result;
 
 /* Every block of pb builds this step's rows (vbc_block_type.prepare), in block order. */
@@ -308,6 +357,19 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
 /* Projection onto [lo, hi]. */
 static inline double vbc_clamp(double x, double lo, double hi) {
   return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* The projected Gauss–Seidel (SOR) update of row k, given J_k v for the current velocities
+ * (Miyamoto & Koshizuka eq. 36-39 for the fluid rows, 65-68 for contacts):
+ *     lambda' = clamp(lambda + omega (b_k - J_k v) / A_kk, lo_k, hi_k).
+ * It stores lambda' and returns the change the block must apply to v (eq. 40-41, 69-72). Every
+ * block's sweep goes through it; rows with A_kk <= 0 are inert and are skipped by the caller. */
+static inline double vbc_pgs_row(vbc_rows *rows, size_t k, double jv, double omega) {
+  const double lambda = rows->impulse[k];
+  const double next =
+      vbc_clamp(lambda + omega * (rows->target[k] - jv) / rows->diag[k], rows->lo[k], rows->hi[k]);
+  rows->impulse[k] = next;
+  return next - lambda;
 }
 
 #endif

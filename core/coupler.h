@@ -1,40 +1,158 @@
-/* coupler.h — one time step's orchestration (DESIGN.md §1): which blocks exist, which solver
- * runs them, in which order, and how bodies and fluid exchange momentum. */
+/* coupler.h — one time step's orchestration as a table of stages (DESIGN.md §1, §3).
+ *
+ * A coupler type is data: the blocks it owns (slots), the scene objects their parameters come
+ * from (groups: method.fluid, method.contact, ...), and the stages of a step, each one solve of
+ * some of those blocks by one group's solver, with optional hooks around it (momentum between
+ * bodies and fluid, statistics). The generic part below — vbc_coupling — allocates the blocks,
+ * solvers and problems, runs the step skeleton and reports every solve:
+ *
+ *   begin_step hook (optional) -> explicit terms (u*, v*) ->
+ *   for each stage: before -> prepare rows -> [skip when it has no rows and says so] ->
+ *                   start -> solve -> finish -> after
+ *   -> advect
+ *
+ * The neighbour search, explicit terms and advection belong to the simulation (app/sim.c),
+ * which hands them over as vbc_step_ops; a coupler sees the system, its blocks and its declared
+ * parameters, never the scene. docs/architecture.md sketches a three-stage coupler (He et al.'s
+ * staggered scheme) in this form. */
 #ifndef VBC_COUPLER_H
 #define VBC_COUPLER_H
 
 #include "core/constraint.h"
 
-struct vbc_sim;
+enum {
+  VBC_MAX_SLOTS = 8,  /* blocks one coupler owns */
+  VBC_MAX_STAGES = 8, /* solves in one step */
+  VBC_MAX_GROUPS = 4  /* method.<group> objects one coupler reads */
+};
 
-/* What one step did, for statistics, series.csv and convergence.csv. */
-typedef struct vbc_step_report {
-  int solves;
-  vbc_solve_result fluid;      /* the fluid solve of this step */
-  vbc_solve_trace *trace;      /* set by the caller when this step's convergence is sampled */
-  const char *const *block_labels;
-  size_t nblocks;
-  /* Optional: a coupler that solves the contacts as a problem of their own (lemke_contacts)
-   * reports that solve here; contact_solves stays 0 for the others (summary.json then has no
-   * solver.contact_solver). */
-  int contact_solves;        /* 1 when a contact LCP was solved this step */
-  size_t contact_rows;       /* rows of that LCP: contact pairs and pin rows */
-  size_t contacts;           /* contact pairs among them */
-  long contact_pivots;       /* Lemke's pivots; -1 under an iterative solver */
-  int contact_iterations;    /* vbc_solve's iterations (1 for lemke) */
-  double contact_error;      /* LCP error (vbc_lcp_error) on the velocities after the impulses */
-} vbc_step_report;
+typedef struct vbc_coupling vbc_coupling;
+
+/* A parameter group: the object method.<key> of the scene. It may choose a block by name (the
+ * key `constraint`, among the registered blocks of one kind) and a solver (the key `solver`);
+ * it always holds the parameters of the blocks of its slots and of its solver. */
+typedef struct vbc_group_spec {
+  const char *key;                /* "fluid", "contact" */
+  const char *doc;                /* for `vbc list` */
+  vbc_block_kind constraint_kind; /* VBC_BLOCK_NONE: no `constraint` key */
+  const char *constraint_default;
+  const char *solver_default; /* NULL: no `solver` key; its blocks are solved by the solver of the
+                                 group that their stage names */
+} vbc_group_spec;
+
+/* A group as the scene chose it (app/scene.c resolves it from the declarations above). */
+typedef struct vbc_method_group {
+  const char *key;
+  const vbc_block_type *constraint; /* NULL without a `constraint` key */
+  const vbc_solver_type *solver;    /* NULL without a `solver` key */
+  const cJSON *params;              /* method.<key>, every parameter resolved */
+} vbc_method_group;
+
+/* A block the coupler owns. */
+typedef struct vbc_slot_spec {
+  const char *label;          /* convergence.csv, --dump-lcp, summary.json */
+  const char *group;          /* its parameters come from method.<group> */
+  const vbc_block_type *type; /* NULL: the block the group's `constraint` chose */
+  /* Optional, right after the block is created (which pairs a contact block gives rows). */
+  void (*setup)(vbc_block *b);
+} vbc_slot_spec;
+
+/* Hooks around a stage. They see the coupling (system, blocks, problems, the coupler's own
+ * state) and the stage's report, to which they may add figures (vbc_solve_stats_add). */
+typedef int (*vbc_stage_hook)(vbc_coupling *c, size_t stage, vbc_error *err);
+
+typedef struct vbc_stage_spec {
+  const char *label;
+  int slots[VBC_MAX_BLOCKS]; /* the blocks solved together, in sweep order */
+  size_t nslots;
+  const char *solver_group; /* whose `solver` (and stopping test) runs the stage */
+  int skip_without_rows;    /* no rows this step: no solve, no finish, no start/after hooks */
+  int figures_in_metrics;   /* its figures also go to summary.json's metrics (app/summary.c) */
+  vbc_stage_hook before;    /* before the rows are built */
+  vbc_stage_hook start;     /* rows built, the solve about to start */
+  /* After finish; also when the stage failed (then with ok = 0, only to restore what `before`
+   * changed: its return is ignored). */
+  int (*after)(vbc_coupling *c, size_t stage, int ok, vbc_error *err);
+} vbc_stage_spec;
 
 typedef struct vbc_coupler_type {
   const char *name;
   const char *summary;
-  /* The coupler solves the contacts as a problem of their own, with method.contact.solver
-   * (lemke_contacts); the others solve them with method.fluid.solver or not at all. */
-  int contact_solver;
-  void *(*alloc)(struct vbc_sim *sim, vbc_error *err);
+  const vbc_param_spec *params; /* its own keys, in `method` beside `coupler` (may be NULL) */
+  const vbc_group_spec *groups;
+  size_t ngroups;
+  const vbc_slot_spec *slots;
+  size_t nslots;
+  const vbc_stage_spec *stages;
+  size_t nstages;
+  /* The stage series.csv, convergence.csv, the progress line and the summary's top-level solver
+   * figures follow (the pressure solve). */
+  size_t primary;
+  /* Optional: the hooks' own state, created once the blocks exist (it may check them: akinci
+   * needs a fluid block that reports boundary impulses) and freed with the coupling. */
+  void *(*alloc)(vbc_coupling *c, vbc_error *err);
   void (*free)(void *state);
-  /* Advance sim by one time step dt (positions, velocities, pressures). */
-  int (*step)(void *state, struct vbc_sim *sim, vbc_step_report *rep, vbc_error *err);
+  /* Optional: before the explicit terms of every step (pms keeps the bodies' velocities). */
+  int (*begin_step)(vbc_coupling *c, vbc_error *err);
 } vbc_coupler_type;
+
+/* What the simulation does around the stages (app/sim.c). */
+typedef struct vbc_step_ops {
+  int (*neighbours)(void *ctx, vbc_error *err);
+  void (*explicit_terms)(void *ctx);
+  void (*advect)(void *ctx);
+  void *ctx;
+} vbc_step_ops;
+
+/* One stage of one step. */
+typedef struct vbc_stage_report {
+  const char *label;
+  const vbc_solver_type *solver;
+  int solved;  /* 0: skipped (no rows) or not reached */
+  size_t rows; /* of all its blocks */
+  vbc_solve_result result;
+  vbc_solve_stats figures; /* the stage's hooks' (the solver's are in result.stats) */
+} vbc_stage_report;
+
+/* What one step did, for statistics, series.csv and convergence.csv. */
+typedef struct vbc_step_report {
+  size_t nstages;
+  vbc_stage_report stage[VBC_MAX_STAGES];
+  vbc_solve_trace *trace;    /* set by the caller: the primary stage's solve is traced into it */
+  const vbc_problem *traced; /* the primary stage's problem once its solve started (its blocks'
+                                labels name convergence.csv's rows), NULL before */
+} vbc_step_report;
+
+struct vbc_coupling {
+  const vbc_coupler_type *type;
+  vbc_system *sys;
+  const cJSON *params; /* the scene's `method`, resolved (the coupler's own keys) */
+  const char *file;    /* the scene file, for messages */
+  vbc_step_ops ops;
+  vbc_block block[VBC_MAX_SLOTS];
+  vbc_solver solver[VBC_MAX_STAGES];
+  vbc_block *members[VBC_MAX_STAGES][VBC_MAX_BLOCKS];
+  vbc_problem problem[VBC_MAX_STAGES];
+  double support;          /* the largest neighbour radius its blocks need */
+  vbc_step_report *report; /* the step being reported, while vbc_coupling_step runs */
+  void *state;             /* the coupler's own (vbc_coupler_type.alloc) */
+};
+
+/* Create the blocks, solvers and problems of coupler `type` for sys. groups are the scene's
+ * choices for every group the type declares (matched by key); params is `method`. On failure
+ * everything created is freed again. */
+int vbc_coupling_init(vbc_coupling *c, const vbc_coupler_type *type, vbc_system *sys,
+                      const vbc_method_group *groups, size_t ngroups, const cJSON *params,
+                      const char *file, const vbc_step_ops *ops, vbc_error *err);
+void vbc_coupling_free(vbc_coupling *c);
+
+/* Advance the system by one time step. rep->trace is the caller's; every other field is set.
+ * On failure the report holds the stages up to the failing one. */
+int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err);
+
+/* The group of `type` named key, and the scene's choice for it, NULL if absent. */
+const vbc_group_spec *vbc_coupler_group(const vbc_coupler_type *type, const char *key);
+const vbc_method_group *vbc_method_group_find(const vbc_method_group *groups, size_t n,
+                                              const char *key);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 
@@ -38,4 +39,19 @@ void *vbc_realloc(void *p, size_t n, size_t size, vbc_error *err) {
   void *q = realloc(p, n * size);
   if (q == NULL) vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (%zu x %zu bytes)", n, size);
   return q;
+}
+
+int vbc_grow(size_t *cap, size_t need, void *const *arrays, const size_t *sizes, size_t n,
+             vbc_error *err) {
+  if (need <= *cap) return VBC_OK;
+  const size_t want = need + need / 2 + 16;
+  for (size_t k = 0; k < n; ++k) {
+    void *p; /* through memcpy: every `T *` has void *'s representation (POSIX) */
+    memcpy(&p, arrays[k], sizeof p);
+    p = vbc_realloc(p, want, sizes[k], err);
+    if (p == NULL) return err->code;
+    memcpy(arrays[k], &p, sizeof p);
+  }
+  *cap = want;
+  return VBC_OK;
 }

@@ -6,6 +6,8 @@
 #ifndef VBC_ERROR_H
 #define VBC_ERROR_H
 
+#include <stddef.h>
+
 enum {
   VBC_OK = 0,
   VBC_EXIT_INPUT = 2,   /* bad input: the scene, an argument, a parameter */
@@ -26,5 +28,12 @@ void vbc_error_clear(vbc_error *err);
 /* Allocation helpers that record VBC_EXIT_SYSTEM on failure. */
 void *vbc_calloc(size_t n, size_t size, vbc_error *err);
 void *vbc_realloc(void *p, size_t n, size_t size, vbc_error *err);
+/* The one grow-on-demand helper: make the n arrays whose addresses are in arrays (a `T **`
+ * each, elements of sizes[k] bytes, all sharing the capacity *cap) hold at least need elements.
+ * The capacity grows geometrically (to at least need + need / 2 + 16), so that arrays filled one
+ * element at a time cost amortised O(1). On failure *cap is unchanged and every array is still
+ * valid (some may have grown). */
+int vbc_grow(size_t *cap, size_t need, void *const *arrays, const size_t *sizes, size_t n,
+             vbc_error *err);
 
 #endif

@@ -1,4 +1,5 @@
-/* couplers.h — one time step's orchestration, chosen by `method.coupler`. */
+/* couplers.h — one time step's orchestration, chosen by `method.coupler`: each coupler is a
+ * stage table (core/coupler.h) plus the hooks its stages need. */
 #ifndef VBC_COUPLERS_H
 #define VBC_COUPLERS_H
 
@@ -8,5 +9,19 @@ extern const vbc_coupler_type vbc_coupler_strong; /* Miyamoto & Koshizuka Fig. 1
 extern const vbc_coupler_type vbc_coupler_akinci; /* Akinci 2012 boundary forces (weak) */
 extern const vbc_coupler_type vbc_coupler_pms;    /* Koshizuka PMS, Carlson Rigid Fluid */
 extern const vbc_coupler_type vbc_coupler_lemke_contacts; /* Kurose & Takahashi §4.2 */
+
+/* The parameter groups the couplers share: method.fluid chooses the fluid block and the solver;
+ * method.contact holds the contact and pin blocks' parameters, with a solver of its own only
+ * where a coupler solves the contacts as a problem of their own. */
+#define VBC_GROUP_FLUID                                                                      \
+  {.key = "fluid",                                                                           \
+   .doc = "the fluid block (`constraint`, a block of kind fluid) and the solver of the "     \
+          "stages that name it, with their parameters",                                      \
+   .constraint_kind = VBC_BLOCK_FLUID,                                                       \
+   .constraint_default = "mps",                                                              \
+   .solver_default = "pgs"}
+#define VBC_GROUP_CONTACT                                                                    \
+  {.key = "contact",                                                                         \
+   .doc = "the contact and pin blocks' parameters (solved by method.fluid.solver)"}
 
 #endif

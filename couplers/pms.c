@@ -1,23 +1,24 @@
 /* pms.c — weak coupling by the passively moving solid (Koshizuka et al.; Miyamoto & Koshizuka
  * §1, §5.6 and Fig. 15), the particle form of Carlson et al.'s Rigid Fluid (§6.2-6.3).
  *
- * One step:
- *   1. neighbour search at r^t; explicit terms (gravity, viscosity) give u* for the fluid and
- *      v*, w* for the bodies; each body's v, w from before them are kept as (v0, w0);
- *   2. the particles of every free and pinned body become fluid for the fluid solve: each gets
+ * One step (core/coupler.h):
+ *   1. neighbour search at r^t; each body's v, w are kept as (v0, w0) (begin_step); explicit
+ *      terms (gravity, viscosity) give u* for the fluid and v*, w* for the bodies;
+ *   2. stage `fluid`: the particles of every free and pinned body become fluid (before): each gets
  *      its body's point velocity and moves on its own as a point mass of its body's mass per
- *      particle, rho_B l^d (vbc_system_inv_mass) — a body lighter than water is pushed harder by
- *      the same pressure, which is how buoyancy reaches it. Fixed and scripted bodies stay rigid
- *      (walls, moving walls). The scene's fluid block and the contacts with a fluid side
- *      (fluid-wall, and fluid against fixed or scripted bodies) are solved together by the
- *      scene's solver; the block only sees which particles are fluid, so any fluid block works;
- *   3. each body gains the linear and angular momentum its particles gained relative to the
- *      rigid motion (v0, w0) — gravity and the pressure impulses (Carlson eq. 24-25, fitted to the
- *      change so that the body keeps its own inertia; a pinned body only turns about its pin):
+ *      particle, rho_B l^d (an inverse-mass override of the system) — a body lighter than water is
+ *      pushed harder by the same pressure, which is how buoyancy reaches it. Fixed and scripted
+ *      bodies stay rigid (walls, moving walls). The scene's fluid block and the contacts with a
+ *      fluid side (fluid-wall, and fluid against fixed or scripted bodies) are solved together by
+ *      the scene's solver; the block only sees which particles are fluid, so any fluid block works;
+ *   3. after it, each body gains the linear and angular momentum its particles gained relative to
+ *      the rigid motion (v0, w0) — gravity and the pressure impulses (Carlson eq. 24-25, fitted to
+ *      the change so that the body keeps its own inertia; a pinned body only turns about its pin):
  *      vbc_body_project;
- *   4. the contacts between bodies (rigid-rigid, rigid-wall) and the pin joints are solved
- *      afterwards as their own problem, by the same solver type with the fluid's stopping test:
- *      bodies meet each other weakly, as in Koshizuka's model;
+ *   4. stage `body_contact`: the contacts between bodies (rigid-rigid, rigid-wall) and the pin
+ *      joints as their own problem, by the same solver type with the fluid's stopping test
+ *      (skipped in steps without such rows): bodies meet each other weakly, as in Koshizuka's
+ *      model;
  *   5. r^{t+1} = r^t + h u^{t+1} for the fluid; the bodies move by eq. 44-45 and their particles
  *      follow with v + w x r (eq. 26).
  * Nothing in step 2 knows about the other side of a body: a push on one face reaches the fluid
@@ -25,115 +26,126 @@
  * one step, where strong coupling has some). */
 #include <stdlib.h>
 
-#include "app/sim.h"
-#include "couplers/body_contacts.h"
-#include "solvers/blocks/contact.h"
-#include "couplers/coupler_blocks.h"
 #include "couplers/couplers.h"
+#include "solvers/blocks/blocks.h"
+#include "solvers/blocks/contact.h"
 
-enum { FLUID, FLUID_CONTACT, BODY_CONTACT, PIN, NBLOCKS };
+enum { FLUID, FLUID_CONTACT, BODY_CONTACT, PIN };
 
 typedef struct pms_state {
-  vbc_block block[NBLOCKS];
-  vbc_block *blocks[NBLOCKS];
-  vbc_solver fluid_solver, body_solver;
-  vbc_problem fluid, bodies; /* blocks FLUID, FLUID_CONTACT; then BODY_CONTACT, PIN */
-  vbc_vec *v0, *w0;          /* per body: its velocities before the explicit terms */
+  vbc_vec *v0, *w0;  /* per body: its velocities before the explicit terms */
+  double *inv_mass;  /* per particle: the override of stage `fluid` */
 } pms_state;
-
-static const char *const pms_labels[2] = {"fluid", "contact"};
 
 static void pms_free(void *state) {
   pms_state *s = state;
-  for (int b = 0; b < NBLOCKS; ++b) vbc_block_free(&s->block[b]);
-  vbc_solver_free(&s->fluid_solver);
-  vbc_solver_free(&s->body_solver);
   free(s->v0);
   free(s->w0);
+  free(s->inv_mass);
   free(s);
 }
 
-static void *pms_alloc(vbc_sim *sim, vbc_error *err) {
+/* The fluid stage's inverse masses: a fluid particle's own, and for every particle of a free or
+ * pinned body its body's mass per particle (rho_B l^d); walls and other bodies stay infinite. */
+static void fill_inv_mass(pms_state *s, const vbc_system *sys) {
+  const vbc_particles *p = sys->particles;
+  for (size_t i = 0; i < p->n; ++i) s->inv_mass[i] = vbc_system_inv_mass(sys, i);
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    const vbc_body *b = &sys->bodies[k];
+    if (!vbc_body_movable(b)) continue;
+    for (size_t i = b->first; i < b->first + b->count; ++i)
+      s->inv_mass[i] = b->inv_mass * (double)b->count;
+  }
+}
+
+static void *pms_alloc(vbc_coupling *c, vbc_error *err) {
   pms_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
-  const vbc_scene *sc = sim->scene;
-  s->v0 = vbc_calloc(sim->sys.nbodies + 1, sizeof *s->v0, err);
-  s->w0 = s->v0 ? vbc_calloc(sim->sys.nbodies + 1, sizeof *s->w0, err) : NULL;
-  if (s->w0 == NULL ||
-      vbc_block_init(&s->block[FLUID], sc->fluid_constraint, sc->fluid_params, &sim->sys,
-                     "fluid", err) != VBC_OK ||
-      vbc_block_init(&s->block[FLUID_CONTACT], &vbc_block_contact, sc->contact_params,
-                     &sim->sys, "contact", err) != VBC_OK ||
-      vbc_coupler_contact_pin_init(sim, &s->block[BODY_CONTACT], "body_contact",
-                                   VBC_CONTACTS_BODIES, &s->block[PIN], err) != VBC_OK ||
-      vbc_solver_init(&s->fluid_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK ||
-      vbc_solver_init(&s->body_solver, sc->fluid_solver, sc->fluid_params, err) != VBC_OK) {
+  s->v0 = vbc_calloc(c->sys->nbodies + 1, sizeof *s->v0, err);
+  s->w0 = s->v0 ? vbc_calloc(c->sys->nbodies + 1, sizeof *s->w0, err) : NULL;
+  s->inv_mass = s->w0 ? vbc_calloc(c->sys->particles->n, sizeof *s->inv_mass, err) : NULL;
+  if (s->inv_mass == NULL) {
     pms_free(s);
     return NULL;
   }
-  vbc_contact_select(&s->block[FLUID_CONTACT], VBC_CONTACTS_FLUID);
-  vbc_coupler_link_blocks(sim, s->block, s->blocks, NBLOCKS);
-  s->fluid = (vbc_problem){&sim->sys, &s->blocks[FLUID], 2};
-  s->bodies = (vbc_problem){&sim->sys, &s->blocks[BODY_CONTACT], 2};
+  fill_inv_mass(s, c->sys);
   return s;
 }
 
-static int passive(const vbc_body *b) {
-  return b->motion == VBC_MOTION_FREE || b->motion == VBC_MOTION_PINNED;
+static int keep_body_velocities(vbc_coupling *c, vbc_error *err) {
+  (void)err;
+  pms_state *s = c->state;
+  for (size_t k = 0; k < c->sys->nbodies; ++k) {
+    s->v0[k] = c->sys->bodies[k].v;
+    s->w0[k] = c->sys->bodies[k].w;
+  }
+  return VBC_OK;
 }
 
 /* Step 2: the particles of free and pinned bodies become fluid with their body's velocity. */
-static void bodies_to_fluid(vbc_sim *sim) {
-  vbc_particles *p = &sim->particles;
-  for (size_t k = 0; k < sim->sys.nbodies; ++k) {
-    const vbc_body *b = &sim->bodies[k];
-    if (!passive(b)) continue;
+static int bodies_to_fluid(vbc_coupling *c, size_t stage, vbc_error *err) {
+  (void)stage, (void)err;
+  vbc_system *sys = c->sys;
+  vbc_particles *p = sys->particles;
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    const vbc_body *b = &sys->bodies[k];
+    if (!vbc_body_movable(b)) continue;
     for (size_t i = b->first; i < b->first + b->count; ++i) {
       p->vel[i] = vbc_body_point_velocity(b, p->pos[i]);
       p->kind[i] = VBC_FLUID;
     }
   }
-}
-
-/* Step 3: back to rigid particles, each body with the momentum its particles gained. */
-static void fluid_to_bodies(const pms_state *s, vbc_sim *sim) {
-  vbc_particles *p = &sim->particles;
-  for (size_t k = 0; k < sim->sys.nbodies; ++k) {
-    vbc_body *b = &sim->bodies[k];
-    if (!passive(b)) continue;
-    for (size_t i = b->first; i < b->first + b->count; ++i) p->kind[i] = VBC_RIGID;
-    vbc_body_project(b, sim->sys.dim, p->pos, p->vel, s->v0[k], s->w0[k]);
-  }
-}
-
-static int pms_step(void *state, vbc_sim *sim, vbc_step_report *rep, vbc_error *err) {
-  pms_state *s = state;
-  if (vbc_sim_neighbours(sim, err) != VBC_OK) return err->code;
-  for (size_t k = 0; k < sim->sys.nbodies; ++k) {
-    s->v0[k] = sim->bodies[k].v;
-    s->w0[k] = sim->bodies[k].w;
-  }
-  vbc_sim_explicit(sim);
-  bodies_to_fluid(sim);
-  rep->block_labels = pms_labels;
-  rep->nblocks = s->fluid.nblocks;
-  int rc = vbc_problem_prepare(&s->fluid, err);
-  if (rc == VBC_OK) rc = vbc_solve(&s->fluid_solver, &s->fluid, &rep->fluid, rep->trace, err);
-  if (rc == VBC_OK) vbc_problem_finish(&s->fluid);
-  fluid_to_bodies(s, sim); /* also after a failure: the particles are the bodies' again */
-  if (rc != VBC_OK) return rc;
-  rep->solves = 1;
-  if (vbc_solve_body_contacts(&s->bodies, &s->body_solver, rep, err) != VBC_OK)
-    return err->code;
-  vbc_sim_advect(sim);
+  sys->inv_mass_override = ((const pms_state *)c->state)->inv_mass;
   return VBC_OK;
 }
+
+/* Step 3: back to rigid particles (also after a failure), each body with the momentum its
+ * particles gained. */
+static int fluid_to_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+  (void)stage, (void)err;
+  const pms_state *s = c->state;
+  vbc_system *sys = c->sys;
+  vbc_particles *p = sys->particles;
+  sys->inv_mass_override = NULL;
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    vbc_body *b = &sys->bodies[k];
+    if (!vbc_body_movable(b)) continue;
+    for (size_t i = b->first; i < b->first + b->count; ++i) p->kind[i] = VBC_RIGID;
+    if (ok) vbc_body_project(b, sys->dim, p->pos, p->vel, s->v0[k], s->w0[k]);
+  }
+  return VBC_OK;
+}
+
+static const vbc_group_spec groups[] = {VBC_GROUP_FLUID, VBC_GROUP_CONTACT};
+
+static const vbc_slot_spec slots[] = {
+    [FLUID] = {.label = "fluid", .group = "fluid"},
+    [FLUID_CONTACT] = {.label = "contact", .group = "contact", .type = &vbc_block_contact,
+                       .setup = vbc_contact_fluid_pairs},
+    [BODY_CONTACT] = {.label = "body_contact", .group = "contact", .type = &vbc_block_contact,
+                      .setup = vbc_contact_body_pairs},
+    [PIN] = {.label = "pin", .group = "contact", .type = &vbc_block_pin},
+};
+
+static const vbc_stage_spec stages[] = {
+    {.label = "fluid", .slots = {FLUID, FLUID_CONTACT}, .nslots = 2, .solver_group = "fluid",
+     .before = bodies_to_fluid, .after = fluid_to_bodies},
+    {.label = "body_contact", .slots = {BODY_CONTACT, PIN}, .nslots = 2,
+     .solver_group = "fluid", .skip_without_rows = 1},
+};
 
 const vbc_coupler_type vbc_coupler_pms = {
     .name = "pms",
     .summary = "weak coupling: bodies solved as fluid, projected to rigid motion, then contacts "
                "between bodies (Koshizuka's passively moving solid; Carlson eq. 24-26)",
+    .groups = groups,
+    .ngroups = 2,
+    .slots = slots,
+    .nslots = 4,
+    .stages = stages,
+    .nstages = 2,
+    .primary = 0,
     .alloc = pms_alloc,
     .free = pms_free,
-    .step = pms_step,
+    .begin_step = keep_body_velocities,
 };

@@ -93,7 +93,8 @@ static double bodies_kinetic_energy(const vbc_sim *sim) {
   return e;
 }
 
-static void bodies_observe(void *state, const vbc_sim *sim) {
+static int bodies_observe(void *state, const vbc_sim *sim, vbc_error *err) {
+  (void)err;
   bodies_state *s = state;
   for (size_t k = 0; k < sim->sys.nbodies; ++k) {
     const vbc_body *b = &sim->bodies[k];
@@ -105,7 +106,7 @@ static void bodies_observe(void *state, const vbc_sim *sim) {
   }
   if (s->snap_every && sim->step % s->snap_every == 0) snapshot(s, sim);
   vbc_penetration_observe(&s->pen, sim);
-  if (sim->step == 0) return; /* no fluid rows have been prepared yet */
+  if (sim->step == 0) return VBC_OK; /* no fluid rows have been prepared yet */
   const vbc_particles *p = &sim->particles;
   const double n0 = sim->mps.n0;
   double sum = 0.0;
@@ -117,6 +118,7 @@ static void bodies_observe(void *state, const vbc_sim *sim) {
   }
   if (sim->nfluid) s->compression_sum += sum / (double)sim->nfluid;
   s->samples++;
+  return VBC_OK;
 }
 
 static void bodies_series(void *state, const vbc_sim *sim, FILE *out) {

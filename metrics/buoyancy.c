@@ -128,23 +128,17 @@ static double body_speed(const buoy_state *s, const vbc_sim *sim) {
   return vbc_vec_norm(sim->bodies[s->body].v);
 }
 
-static void buoy_observe(void *state, const vbc_sim *sim) {
+static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   buoy_state *s = state;
   vbc_penetration_observe(&s->pen, sim);
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 1024;
-    double *t = realloc(s->t, cap * sizeof *t), *r = realloc(s->ratio, cap * sizeof *r);
-    double *y = realloc(s->y, cap * sizeof *y);
-    if (t) s->t = t;
-    if (r) s->ratio = r;
-    if (y) s->y = y;
-    if (!t || !r || !y) return; /* out of memory: this sample is lost, the run goes on */
-    s->cap = cap;
-  }
+  void *const arrays[] = {&s->t, &s->ratio, &s->y};
+  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y};
+  if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 3, err) != VBC_OK) return err->code;
   s->t[s->n] = sim->time;
   s->ratio[s->n] = submerged_ratio(s, sim);
   s->y[s->n] = sim->bodies[s->body].x.y;
   s->n++;
+  return VBC_OK;
 }
 
 static void buoy_series(void *state, const vbc_sim *sim, FILE *out) {

@@ -72,14 +72,13 @@ static void measure(patch_state *s, const vbc_sim *sim) {
   s->a_extent = ey + 0.5 * l;
 }
 
-static void patch_observe(void *state, const vbc_sim *sim) {
+static int patch_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   patch_state *s = state;
   measure(s, sim);
-  vbc_error err;
-  vbc_error_clear(&err);
-  if (vbc_ellipse_theory_advance(&s->theory, sim->time, &err) != VBC_OK) return;
+  if (vbc_ellipse_theory_advance(&s->theory, sim->time, err) != VBC_OK) return err->code;
   s->err_a = fmax(s->err_a, fabs(s->a - s->theory.y[0]) / s->theory.y[0]);
   s->err_b = fmax(s->err_b, fabs(s->b - s->theory.y[1]) / s->theory.y[1]);
+  return VBC_OK;
 }
 
 static void patch_series(void *state, const vbc_sim *sim, FILE *out) {

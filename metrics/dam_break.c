@@ -191,13 +191,15 @@ static double wall_height(const dam_state *s, const vbc_sim *sim) {
 }
 
 
-static void dam_observe(void *state, const vbc_sim *sim) {
+static int dam_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   dam_state *s = state;
   s->front_x = front_position(s, sim);
-  if (s->n == s->cap) return; /* cannot happen: one sample per step and one at t = 0 */
+  if (s->n == s->cap) /* one sample per step and one at t = 0: sized at alloc */
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "dam_break: more samples than steps (%zu)", s->cap);
   s->T[s->n] = sim->time * s->time_scale;
   s->Z[s->n] = s->front_x / s->a;
   s->n++;
+  return VBC_OK;
 }
 
 static void dam_series(void *state, const vbc_sim *sim, FILE *out) {

@@ -71,9 +71,10 @@ static void seesaw_free(void *state) {
   free(s);
 }
 
-static void seesaw_observe(void *state, const vbc_sim *sim) {
+static int seesaw_observe(void *state, const vbc_sim *sim, vbc_error *err) {
+  (void)err;
   seesaw_state *s = state;
-  if (sim->step != 1 || s->done) return;
+  if (sim->step != 1 || s->done) return VBC_OK;
   s->done = 1;
   const vbc_particles *p = &sim->particles;
   const double h = sim->sys.dt;
@@ -99,6 +100,7 @@ static void seesaw_observe(void *state, const vbc_sim *sim) {
   if (nb) s->bottom_p /= (double)nb, s->bottom_u /= (double)nb;
   if (nt) s->top_p /= (double)nt;
   s->omega = sim->bodies[s->body].w.z;
+  return VBC_OK;
 }
 
 static int write_snapshot(const seesaw_state *s, const char *outdir, vbc_error *err) {

@@ -13,6 +13,7 @@
 
 #include "app/files.h"
 #include "app/registry.h"
+#include "cli/modules.h"
 #include "tests/support.h"
 
 extern char **environ;
@@ -107,13 +108,25 @@ cJSON *read_json(const char *path) {
   return j;
 }
 
+const struct vbc_registry *test_registry(void) {
+  static vbc_registry reg; /* filled once; the tests only read it */
+  static int filled;
+  if (!filled) {
+    vbc_error err = {0};
+    cr_assert_eq(vbc_registry_builtin(&reg, &err), VBC_OK, "%s", err.message);
+    filled = 1;
+  }
+  return &reg;
+}
+
 double json_number(const cJSON *root, const char *dotted) {
   char key[256];
   snprintf(key, sizeof key, "%s", dotted);
   const cJSON *node = root;
   char *save = NULL;
   for (char *part = strtok_r(key, ".", &save); part && node; part = strtok_r(NULL, ".", &save))
-    node = cJSON_GetObjectItemCaseSensitive(node, part);
+    node = cJSON_IsArray(node) ? cJSON_GetArrayItem(node, atoi(part))
+                               : cJSON_GetObjectItemCaseSensitive(node, part);
   return cJSON_IsNumber(node) ? node->valuedouble : NAN;
 }
 
@@ -203,7 +216,7 @@ vbc_solve_result solve_block(vbc_system *sys, vbc_block *block, const char *solv
   cJSON_AddNumberToObject(sp, "error_tolerance", error_tol);
   cJSON_AddNumberToObject(sp, "max_iterations", 100000);
   vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(solver), sp, &err), 0, "%s", err.message);
+  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), solver), sp, &err), 0, "%s", err.message);
   vbc_block *blocks[1] = {block};
   vbc_problem pb = {sys, blocks, 1};
   vbc_solve_result res;

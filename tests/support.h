@@ -26,7 +26,10 @@ char *read_text(const char *path);
 /* Remove the last comma-separated field of every line, in place: convergence.csv's `seconds`,
  * the wall-clock column that no two runs share. */
 void strip_last_field(char *text);
-/* A number at a dotted path of a JSON object (NAN if missing). */
+/* The built-in modules (cli/modules.c), for tests that load scenes or look solvers up by name. */
+const struct vbc_registry *test_registry(void);
+/* A number at a dotted path of a JSON object (NAN if missing); a numeric part indexes an
+ * array ("solver.stages.1.solves"). */
 double json_number(const cJSON *root, const char *dotted);
 int file_exists(const char *path);
 /* Bad input: write scene_text to test_dir(dir_name)/scene.json, run `vbc validate` and

@@ -21,7 +21,7 @@ static void generate(const char *scene_text, const char *const *sets, int nsets,
                      vbc_particles *p) {
   const char *path = write_text(test_dir("gen"), "scene.json", scene_text);
   vbc_error err = {0};
-  cr_assert_eq(vbc_scene_load(sc, path, sets, nsets, &err), 0, "%s", err.message);
+  cr_assert_eq(vbc_scene_load(sc, path, sets, nsets, test_registry(), &err), 0, "%s", err.message);
   memset(p, 0, sizeof *p);
   cr_assert_eq(vbc_generate(sc, p, &err), 0, "%s", err.message);
 }

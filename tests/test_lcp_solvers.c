@@ -7,6 +7,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "core/constraint.h"
+#include "tests/support.h"
 #include "app/registry.h"
 #include "solvers/blocks/lcp_matrix.h"
 #include "solvers/schemes/schemes.h"
@@ -27,7 +28,7 @@ static solved solve(const char *solver, double omega, size_t n, const double *M,
   cJSON_AddNumberToObject(params, "tolerance", tol);
   cJSON_AddNumberToObject(params, "max_iterations", max_it);
   vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(solver), params, &err), VBC_OK);
+  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), solver), params, &err), VBC_OK);
   vbc_system sys = {0};
   vbc_block *blocks[1] = {&b};
   vbc_problem pb = {&sys, blocks, 1};

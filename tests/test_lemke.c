@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/constraint.h"
+#include "tests/support.h"
 #include "app/registry.h"
 #include "solvers/blocks/contact.h"
 #include "solvers/blocks/blocks.h"
@@ -260,7 +261,7 @@ static void pgs_reference(size_t n, const double *M, const double *q, double *z,
   cJSON_AddNumberToObject(params, "tolerance", 1e-14);
   cJSON_AddNumberToObject(params, "max_iterations", 200000);
   vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver("pgs"), params, &err), VBC_OK);
+  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), "pgs"), params, &err), VBC_OK);
   vbc_system sys = {0};
   vbc_block *blocks[1] = {&b};
   vbc_problem pb = {&sys, blocks, 1};
@@ -319,7 +320,7 @@ static int world_solve(world *w, const char *solver, vbc_solve_result *res, vbc_
   cJSON_AddNumberToObject(sp, "tolerance", 1e-12);
   cJSON_AddNumberToObject(sp, "max_iterations", solver[0] == 'l' ? 1 : 100000);
   vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(solver), sp, err), 0);
+  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), solver), sp, err), 0);
   vbc_block *blocks[1] = {&w->block};
   vbc_problem pb = {&w->sys, blocks, 1};
   int rc = vbc_solve(&s, &pb, res, NULL, err);

@@ -37,7 +37,7 @@ static void start(run *r, const char *name, const char *text, const char *const 
   const char *path = write_text(test_dir(name), "scene.json", text);
   vbc_error err = {0};
   memset(r, 0, sizeof *r);
-  cr_assert_eq(vbc_scene_load(&r->sc, path, sets, nsets, &err), 0, "%s", err.message);
+  cr_assert_eq(vbc_scene_load(&r->sc, path, sets, nsets, test_registry(), &err), 0, "%s", err.message);
   cr_assert_eq(vbc_sim_init(&r->sim, &r->sc, &err), 0, "%s", err.message);
 }
 
@@ -46,12 +46,14 @@ static void steps(run *r, int n) {
     vbc_step_report rep;
     memset(&rep, 0, sizeof rep);
     vbc_error err = {0};
-    cr_assert_eq(r->sim.coupler->step(r->sim.coupler_state, &r->sim, &rep, &err), 0, "step %d: %s",
-                 k, err.message);
+    cr_assert_eq(vbc_sim_step(&r->sim, &rep, &err), 0, "step %d: %s", k, err.message);
     r->sim.step++;
-    if (rep.contact_solves) {
-      cr_assert_lt(rep.contact_error, 1e-6, "step %d: LCP error %g", k, rep.contact_error);
-      if (rep.contact_rows > r->max_rows) r->max_rows = rep.contact_rows;
+    const vbc_stage_report *contact = &rep.stage[1]; /* the contact LCP */
+    if (contact->solved) {
+      cr_assert_str_eq(contact->figures.name[1], "lcp_error");
+      const double error = contact->figures.value[1];
+      cr_assert_lt(error, 1e-6, "step %d: LCP error %g", k, error);
+      if (contact->rows > r->max_rows) r->max_rows = contact->rows;
     }
   }
 }
@@ -83,18 +85,28 @@ Test(lemke_contacts, lemke_and_converged_pgs_give_the_same_body_velocity) {
 Test(lemke_contacts, summary_reports_the_contact_lcp) {
   const char *path = write_text(test_dir("lc_summary_scene"), "scene.json", drop_scene);
   cJSON *s = run_scene("lc_summary", path, NULL, 0);
-  cr_assert_gt(json_number(s, "solver.contact_solver.solves"), 0.0);
-  cr_assert_gt(json_number(s, "solver.contact_solver.max_rows"), 5.0);
-  cr_assert_gt(json_number(s, "solver.contact_solver.mean_pivots"), 0.0);
-  cr_assert_geq(json_number(s, "solver.contact_solver.max_pivots"),
-                json_number(s, "solver.contact_solver.mean_pivots"));
-  cr_assert_lt(json_number(s, "solver.contact_solver.max_lcp_error"), 1e-9);
+  /* stage 0 is the fluid solve, stage 1 the contact LCP */
+  cJSON *stage = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "solver"),
+                                                        "stages"), 1);
+  cr_assert_str_eq(cJSON_GetObjectItem(stage, "label")->valuestring, "contact");
+  cr_assert_str_eq(cJSON_GetObjectItem(stage, "solver")->valuestring, "lemke");
+  cr_assert_gt(json_number(s, "solver.stages.1.solves"), 0.0);
+  cr_assert_gt(json_number(s, "solver.stages.1.rows_max"), 5.0);
+  cr_assert_gt(json_number(s, "solver.stages.1.mean_pivots"), 0.0);
+  cr_assert_geq(json_number(s, "solver.stages.1.max_pivots"),
+                json_number(s, "solver.stages.1.mean_pivots"));
+  cr_assert_lt(json_number(s, "solver.stages.1.max_lcp_error"), 1e-9);
+  cr_assert_gt(json_number(s, "solver.stages.1.max_simultaneous_contacts"), 5.0);
   cr_assert_gt(json_number(s, "metrics.max_simultaneous_contacts"), 5.0);
+  cr_assert_eq(json_number(s, "metrics.mean_pivots"), json_number(s, "solver.stages.1.mean_pivots"));
+  cr_assert_eq(json_number(s, "metrics.max_lcp_error"),
+               json_number(s, "solver.stages.1.max_lcp_error"));
   cJSON_Delete(s);
-  /* an iterative contact solver reports no pivots; the strong coupler no contact solver */
+  /* an iterative contact solver reports no pivots */
   s = run_scene("lc_summary_pgs", path, SETS("method.contact.solver=pgs"), 1);
-  cr_assert(isnan(json_number(s, "solver.contact_solver.mean_pivots")));
-  cr_assert_gt(json_number(s, "solver.contact_solver.solves"), 0.0);
+  cr_assert(isnan(json_number(s, "solver.stages.1.mean_pivots")));
+  cr_assert(isnan(json_number(s, "metrics.mean_pivots")));
+  cr_assert_gt(json_number(s, "solver.stages.1.solves"), 0.0);
   cJSON_Delete(s);
 }
 
@@ -178,17 +190,19 @@ Test(lemke_contacts_input, parameters_of_an_unselected_solver_are_dropped) {
   const char *sets[] = {"method.contact.max_pivots=500", "method.contact.solver=pgs"};
   vbc_scene sc;
   vbc_error err = {0};
-  cr_assert_eq(vbc_scene_load(&sc, path, sets, 2, &err), 0, "%s", err.message);
-  cr_assert_str_eq(sc.contact_solver->name, "pgs");
-  cr_assert_null(cJSON_GetObjectItem(sc.contact_params, "max_pivots"));
-  cr_assert_not_null(cJSON_GetObjectItem(sc.contact_params, "omega"));
+  cr_assert_eq(vbc_scene_load(&sc, path, sets, 2, test_registry(), &err), 0, "%s", err.message);
+  const vbc_method_group *g = vbc_method_group_find(sc.groups, sc.ngroups, "contact");
+  cr_assert_str_eq(g->solver->name, "pgs");
+  cr_assert_null(cJSON_GetObjectItem(g->params, "max_pivots"));
+  cr_assert_not_null(cJSON_GetObjectItem(g->params, "omega"));
   vbc_scene_free(&sc);
   const char *strong[] = {"method.coupler=strong"};
   const char *plain = "{\"dim\": 2, \"spacing\": 0.02, \"time\": {\"dt\": 0.004, \"end\": 0.01},"
                       " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": "
                       "[0.1, 0.1]}]}";
   path = write_text(test_dir("lc_drop"), "plain.json", plain);
-  cr_assert_eq(vbc_scene_load(&sc, path, strong, 1, &err), 0, "%s", err.message);
-  cr_assert_null(sc.contact_solver, "no contact solver outside lemke_contacts");
+  cr_assert_eq(vbc_scene_load(&sc, path, strong, 1, test_registry(), &err), 0, "%s", err.message);
+  cr_assert_null(vbc_method_group_find(sc.groups, sc.ngroups, "contact")->solver,
+                 "no contact solver outside lemke_contacts");
   vbc_scene_free(&sc);
 }

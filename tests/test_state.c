@@ -20,7 +20,7 @@
 static void load_sim(vbc_scene *sc, vbc_sim *sim) {
   const char *sets[] = {"spacing=0.04"};
   vbc_error err = {0};
-  cr_assert_eq(vbc_scene_load(sc, source_path(HYDRO), sets, 1, &err), 0, "%s", err.message);
+  cr_assert_eq(vbc_scene_load(sc, source_path(HYDRO), sets, 1, test_registry(), &err), 0, "%s", err.message);
   cr_assert_eq(vbc_sim_init(sim, sc, &err), 0, "%s", err.message);
 }
 

@@ -62,7 +62,7 @@ static void id_of(const char *const *sets, int nsets, int repeat, unsigned long 
   vbc_error err;
   vbc_error_clear(&err);
   cr_assert_eq(vbc_scene_load(&s, source_path("experiments/scenes/hydrostatic.json"), sets,
-                              nsets, &err), 0, "%s", err.message);
+                              nsets, test_registry(), &err), 0, "%s", err.message);
   vbc_sweep_case_id(s.resolved, repeat, state, id);
   vbc_scene_free(&s);
 }
@@ -97,6 +97,7 @@ Test(sweep_expand, cartesian_product_zip_groups_and_repeats) {
       "\"zip\": [{\"spacing\": [0.04, 0.05], \"time.dt\": [0.002, 0.0025]}]");
   vbc_sweep sw;
   memset(&sw, 0, sizeof sw);
+  sw.registry = test_registry();
   vbc_error err;
   vbc_error_clear(&err);
   cr_assert_eq(vbc_sweep_spec_load(&sw.spec, spec, NULL, 0, &err), 0, "%s", err.message);
@@ -398,7 +399,7 @@ Test(sweep_plots, two_case_sweep_end_to_end) {
   cr_assert_eq(table_ids(out_dir, ids, states), 2);
   snprintf(path, sizeof path, "%s/cases/%s/summary.json", out_dir, ids[0]);
   cJSON *summary = read_json(path);
-  const char *const *names = vbc_registry_benchmark("hydrostatic")->metric_names;
+  const char *const *names = vbc_registry_benchmark(test_registry(), "hydrostatic")->metric_names;
   const cJSON *m;
   cJSON_ArrayForEach(m, cJSON_GetObjectItem(summary, "metrics")) {
     int found = 0;

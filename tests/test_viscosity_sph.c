@@ -304,7 +304,7 @@ static double support_of(const char *const *sets, int nsets) {
   vbc_scene sc;
   vbc_sim sim;
   vbc_error err = {0};
-  cr_assert_eq(vbc_scene_load(&sc, path, sets, nsets, &err), 0, "%s", err.message);
+  cr_assert_eq(vbc_scene_load(&sc, path, sets, nsets, test_registry(), &err), 0, "%s", err.message);
   cr_assert_eq(vbc_sim_init(&sim, &sc, &err), 0, "%s", err.message);
   double s = sim.support / sc.spacing;
   vbc_sim_free(&sim);

@@ -14,6 +14,8 @@
 
 #include "core/error.h"
 
+struct vbc_registry;
+
 /* One independent axis of the product: a single `vary` key, or a `zip` group of keys whose
  * lists have one common length. */
 typedef struct vbc_sweep_axis {
@@ -105,6 +107,7 @@ typedef struct vbc_sweep_case {
 
 typedef struct vbc_sweep {
   vbc_sweep_spec spec;
+  const struct vbc_registry *registry; /* the modules the cases' scenes may name */
   vbc_sweep_case *cases;    /* the state case (if any) first */
   size_t ncases;
   char out[1024], cases_dir[1040];
@@ -166,6 +169,6 @@ int vbc_sweep_plot_all(vbc_sweep *sw, vbc_error *err);
 size_t vbc_fit_order(const double *x, const double *y, size_t n, double *order, double *c);
 
 /* `vbc sweep …` */
-int vbc_sweep_main(int argc, char **argv);
+int vbc_sweep_main(int argc, char **argv, const struct vbc_registry *registry);
 
 #endif

@@ -168,7 +168,7 @@ static int case_scene(const vbc_sweep *sw, const vbc_sweep_case *c, const char *
   if (extra) sets[n++] = extra;
   vbc_error inner;
   vbc_error_clear(&inner);
-  if (vbc_scene_load(scene, s->scene, sets, n, &inner) == VBC_OK) return VBC_OK;
+  if (vbc_scene_load(scene, s->scene, sets, n, sw->registry, &inner) == VBC_OK) return VBC_OK;
   return vbc_error_set(err, inner.code, "%s: case %s: %s", s->file,
                        c && c->label && c->label[0] ? c->label : "(base scene)", inner.message);
 }

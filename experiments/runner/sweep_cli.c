@@ -161,7 +161,7 @@ static int run_all(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_erro
   return rc;
 }
 
-int vbc_sweep_main(int argc, char **argv) {
+int vbc_sweep_main(int argc, char **argv, const struct vbc_registry *registry) {
   if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
     fputs(usage, stdout);
     return 0;
@@ -174,6 +174,7 @@ int vbc_sweep_main(int argc, char **argv) {
   vbc[len] = '\0';
   vbc_sweep sw;
   memset(&sw, 0, sizeof sw);
+  sw.registry = registry;
   vbc_error err;
   vbc_error_clear(&err);
   int rc = vbc_sweep_spec_load(&sw.spec, a.spec, a.sets, a.nsets, &err);

@@ -33,6 +33,9 @@
 #include "core/parallel.h"
 #include "solvers/blocks/contact.h"
 
+/* Which pairs get rows (vbc_contact_fluid_pairs, vbc_contact_body_pairs). */
+typedef enum contact_pairs { PAIRS_ALL, PAIRS_FLUID, PAIRS_BODIES } contact_pairs;
+
 /* One side of a contact: a fluid particle (body -1), a wall particle (body -2) or a rigid body. */
 enum { SIDE_FLUID = -1, SIDE_WALL = -2 };
 
@@ -45,7 +48,7 @@ typedef struct contact_pair {
 
 typedef struct contact_state {
   double restitution, alpha, margin;
-  vbc_contact_pairs pairs; /* which pairs get rows (vbc_contact_select) */
+  contact_pairs pairs;
   size_t n, cap;
   contact_pair *pair;
 } contact_state;
@@ -107,13 +110,9 @@ static int touching(const vbc_system *sys, int sa, int sb) {
 }
 
 static int push_pair(contact_state *s, const contact_pair *c, vbc_error *err) {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 256;
-    contact_pair *p = vbc_realloc(s->pair, cap, sizeof *p, err);
-    if (p == NULL) return err->code;
-    s->pair = p;
-    s->cap = cap;
-  }
+  if (vbc_grow(&s->cap, s->n + 1, (void *[]){&s->pair}, (size_t[]){sizeof *s->pair}, 1, err) !=
+      VBC_OK)
+    return err->code;
   s->pair[s->n++] = *c;
   return VBC_OK;
 }
@@ -129,7 +128,7 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double l = sys->spacing;
-  const int fluid = s->pairs != VBC_CONTACTS_BODIES, bodies = s->pairs != VBC_CONTACTS_FLUID;
+  const int fluid = s->pairs != PAIRS_BODIES, bodies = s->pairs != PAIRS_FLUID;
   s->n = 0;
   if (fluid) sys->contacts_fluid = 0, sys->max_depth_fluid = 0.0;
   if (bodies) sys->contacts_body = 0, sys->max_depth_body = 0.0;
@@ -197,16 +196,15 @@ static void contact_apply(void *state, vbc_system *sys, const vbc_rows *rows, co
     if (d[k] != 0.0) apply_one(sys, &s->pair[k], d[k]);
 }
 
-/* Eq. 65-72 for every contact in turn. */
-static void contact_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
+/* Eq. 65-72 for every contact in turn (in reverse for a backward sweep). */
+static void contact_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                          vbc_sweep_order order) {
   const contact_state *s = state;
-  for (size_t k = 0; k < rows->n; ++k) {
+  for (size_t q = 0; q < rows->n; ++q) {
+    const size_t k = order == VBC_SWEEP_FORWARD ? q : rows->n - 1 - q;
     if (rows->diag[k] <= 0.0) continue;
-    double N = rows->impulse[k];
-    double delta = rows->target[k] - normal_velocity(sys, &s->pair[k]); /* eq. 65 */
-    double next = vbc_clamp(N + omega * delta / rows->diag[k], rows->lo[k], rows->hi[k]);
-    rows->impulse[k] = next;                                              /* eq. 66-68 */
-    if (next != N) apply_one(sys, &s->pair[k], next - N);                 /* eq. 69-72 */
+    const double d = vbc_pgs_row(rows, k, normal_velocity(sys, &s->pair[k]), omega);
+    if (d != 0.0) apply_one(sys, &s->pair[k], d);
   }
 }
 
@@ -253,12 +251,17 @@ static void contact_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   (void)state, (void)sys, (void)rows;
 }
 
-void vbc_contact_select(vbc_block *b, vbc_contact_pairs which) {
-  if (b->type == &vbc_block_contact) ((contact_state *)b->state)->pairs = which;
+void vbc_contact_fluid_pairs(vbc_block *b) {
+  if (b->type == &vbc_block_contact) ((contact_state *)b->state)->pairs = PAIRS_FLUID;
+}
+
+void vbc_contact_body_pairs(vbc_block *b) {
+  if (b->type == &vbc_block_contact) ((contact_state *)b->state)->pairs = PAIRS_BODIES;
 }
 
 const vbc_block_type vbc_block_contact = {
     .name = "contact",
+    .kind = VBC_BLOCK_CONTACT,
     .summary = "particle contacts between fluid, walls and rigid bodies (Miyamoto & Koshizuka "
                "eq. 60-72, §4.1-4.2)",
     .params = contact_params,

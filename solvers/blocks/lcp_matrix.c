@@ -73,17 +73,14 @@ static void lcp_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
   product(s, s->y, d, s->y);
 }
 
-static void lcp_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
+static void lcp_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                      vbc_sweep_order order) {
   (void)sys;
   lcp_state *s = state;
-  for (size_t k = 0; k < s->n; ++k) {
-    double a = rows->diag[k];
-    if (a <= 0.0) continue;
-    double lam = rows->impulse[k];
-    double next = vbc_clamp(lam + omega * (rows->target[k] - s->y[k]) / a, rows->lo[k],
-                            rows->hi[k]);
-    double d = next - lam;
-    rows->impulse[k] = next;
+  for (size_t q = 0; q < s->n; ++q) {
+    const size_t k = order == VBC_SWEEP_FORWARD ? q : s->n - 1 - q;
+    if (rows->diag[k] <= 0.0) continue;
+    const double d = vbc_pgs_row(rows, k, s->y[k], omega);
     for (size_t e = s->cstart[k]; e < s->cstart[k + 1]; ++e) s->y[s->crow[e]] += s->cval[e] * d;
   }
 }
@@ -94,6 +91,7 @@ static void lcp_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
 
 const vbc_block_type vbc_block_lcp_matrix = {
     .name = "lcp_matrix",
+    .kind = VBC_BLOCK_MATRIX,
     .summary = "an explicit LCP (M, q): rows (Mz)_k >= -q_k (tests and LCP files)",
     .params = NULL,
     .alloc = lcp_alloc,

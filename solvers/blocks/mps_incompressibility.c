@@ -318,14 +318,9 @@ static void mps_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
 /* Eq. 36-41 for one row. */
 static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows, size_t r,
                              double omega) {
-  double a = rows->diag[r];
-  if (a <= 0.0) return;
-  double lam = rows->impulse[r];
-  double next = vbc_clamp(lam + omega * (rows->target[r] - row_velocity(s, sys, r)) / a,
-                          rows->lo[r], rows->hi[r]);
-  double d = next - lam;
+  if (rows->diag[r] <= 0.0) return;
+  const double d = vbc_pgs_row(rows, r, row_velocity(s, sys, r), omega);
   if (d == 0.0) return;
-  rows->impulse[r] = next;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   size_t i = s->particle_of[r];
@@ -339,20 +334,36 @@ static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows
   if (s->moves_body[r]) push_bodies(s, sys, r, d);
 }
 
-/* One team for the whole sweep: the two colours run one after the other (the barrier at the end
- * of each `omp for` separates them), the strips of one colour in parallel; then the rows that
- * move bodies, serially. */
-static void mps_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
+/* The strips of one colour, forward or in reverse (strips and the rows within each). */
+static void sweep_colour(const mps_state *s, vbc_system *sys, vbc_rows *rows, double omega,
+                         int col, int backward) {
+  const vbc_colouring *c = &s->colouring;
+  const size_t first = c->colour_start[col], count = c->colour_start[col + 1] - first;
+#pragma omp for schedule(dynamic, 1)
+  for (size_t k = 0; k < count; ++k) {
+    const size_t g = backward ? first + count - 1 - k : first + k;
+    const size_t lo = c->group_start[g], n = c->group_start[g + 1] - lo;
+    for (size_t q = 0; q < n; ++q)
+      sweep_row(s, sys, rows, c->rows[backward ? lo + n - 1 - q : lo + q], omega);
+  }
+}
+
+/* One team for the whole sweep: the colours run one after the other (the barrier at the end
+ * of each `omp for` separates them), the strips of one colour in parallel; the rows that move
+ * bodies are swept serially, after the colours (forward) or before them (backward), so that a
+ * backward sweep visits every row in the reverse of the forward order. */
+static void mps_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                      vbc_sweep_order order) {
   const mps_state *s = state;
   const vbc_colouring *c = &s->colouring;
+  const int backward = order == VBC_SWEEP_BACKWARD;
+  if (backward)
+    for (size_t k = s->nbody_rows; k-- > 0;) sweep_row(s, sys, rows, s->body_rows[k], omega);
 #pragma omp parallel if (c->nrows >= VBC_PARALLEL_MIN / 2)
-  for (int col = 0; col < c->ncolours; ++col) {
-#pragma omp for schedule(dynamic, 1)
-    for (size_t g = c->colour_start[col]; g < c->colour_start[col + 1]; ++g)
-      for (size_t q = c->group_start[g]; q < c->group_start[g + 1]; ++q)
-        sweep_row(s, sys, rows, c->rows[q], omega);
-  }
-  for (size_t k = 0; k < s->nbody_rows; ++k) sweep_row(s, sys, rows, s->body_rows[k], omega);
+  for (int k = 0; k < c->ncolours; ++k)
+    sweep_colour(s, sys, rows, omega, backward ? c->ncolours - 1 - k : k, backward);
+  if (!backward)
+    for (size_t k = 0; k < s->nbody_rows; ++k) sweep_row(s, sys, rows, s->body_rows[k], omega);
 }
 
 /* Columns of particle j with coefficient c: a fluid particle's own DOFs, or the DOFs of the body
@@ -441,6 +452,7 @@ static double mps_error_scale(const void *state, const vbc_system *sys) {
 
 const vbc_block_type vbc_block_mps = {
     .name = "mps",
+    .kind = VBC_BLOCK_FLUID,
     .summary = "MPS-LCP incompressibility, one row per fluid (and wall) particle (Miyamoto & "
                "Koshizuka eq. 15, 28, 36-43)",
     .params = mps_params,

@@ -66,19 +66,11 @@ static int pin_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   size_t n = 0;
   for (size_t b = 0; b < sys->nbodies; ++b)
     if (sys->bodies[b].motion == VBC_MOTION_PINNED) n += (size_t)sys->dim;
-  if (n > s->cap) {
-    size_t *pb = vbc_realloc(s->body, n, sizeof *pb, err);
-    if (pb == NULL) return err->code;
-    s->body = pb;
-    int *pa = vbc_realloc(s->axis, n, sizeof *pa, err);
-    if (pa == NULL) return err->code;
-    s->axis = pa;
-    vbc_vec *pp = vbc_realloc(s->point, n, sizeof *pp, err);
-    if (pp == NULL) return err->code;
-    s->point = pp;
-    s->cap = n;
-  }
-  if (vbc_rows_resize(rows, n, err) != VBC_OK) return err->code;
+  void *const arrays[] = {&s->body, &s->axis, &s->point};
+  const size_t sizes[] = {sizeof *s->body, sizeof *s->axis, sizeof *s->point};
+  if (vbc_grow(&s->cap, n, arrays, sizes, 3, err) != VBC_OK ||
+      vbc_rows_resize(rows, n, err) != VBC_OK)
+    return err->code;
   s->n = 0;
   for (size_t b = 0; b < sys->nbodies; ++b) {
     const vbc_body *body = &sys->bodies[b];
@@ -115,14 +107,14 @@ static void pin_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
     if (d[k] != 0.0) apply_one(s, sys, k, d[k]);
 }
 
-static void pin_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
+/* Bilateral rows: the projection onto (-inf, inf) leaves the update as it is. */
+static void pin_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                      vbc_sweep_order order) {
   const pin_state *s = state;
-  for (size_t k = 0; k < rows->n; ++k) {
+  for (size_t q = 0; q < rows->n; ++q) {
+    const size_t k = order == VBC_SWEEP_FORWARD ? q : rows->n - 1 - q;
     if (rows->diag[k] <= 0.0) continue;
-    double lam = rows->impulse[k];
-    double next = lam + omega * (rows->target[k] - row_velocity(s, sys, k)) / rows->diag[k];
-    rows->impulse[k] = next;
-    apply_one(s, sys, k, next - lam);
+    apply_one(s, sys, k, vbc_pgs_row(rows, k, row_velocity(s, sys, k), omega));
   }
 }
 
@@ -159,6 +151,7 @@ static void pin_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
 
 const vbc_block_type vbc_block_pin = {
     .name = "pin",
+    .kind = VBC_BLOCK_JOINT,
     .summary = "pin joints: the pin point of a pinned body keeps still (bilateral rows)",
     .params = pin_params,
     .alloc = pin_alloc,

@@ -311,21 +311,18 @@ static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
   }
 }
 
-/* Projected Gauss-Seidel (SOR for omega != 1) over the rows in order. */
-static void sph_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega) {
+/* Projected Gauss-Seidel (SOR for omega != 1) over the rows in order (reversed: backward). */
+static void sph_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                      vbc_sweep_order order) {
   const sph_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double rho0 = sys->density;
-  for (size_t r = 0; r < rows->n; ++r) {
-    double a = rows->diag[r];
-    if (a <= 0.0) continue;
-    double lam = rows->impulse[r];
-    double next = vbc_clamp(lam + omega * (rows->target[r] - row_velocity(s, sys, r)) / a,
-                            rows->lo[r], rows->hi[r]);
-    double d = next - lam;
+  for (size_t k = 0; k < rows->n; ++k) {
+    const size_t r = order == VBC_SWEEP_FORWARD ? k : rows->n - 1 - k;
+    if (rows->diag[r] <= 0.0) continue;
+    const double d = vbc_pgs_row(rows, r, row_velocity(s, sys, r), omega);
     if (d == 0.0) continue;
-    rows->impulse[r] = next;
     size_t i = s->particle_of[r];
     p->vel[i] = vbc_vec_axpy(p->vel[i], -d * rho0 * vbc_system_inv_mass(sys, i), s->g[r]);
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
@@ -439,6 +436,7 @@ static double sph_error_scale(const void *state, const vbc_system *sys) {
 
 const vbc_block_type vbc_block_sph_density = {
     .name = "sph_density",
+    .kind = VBC_BLOCK_FLUID,
     .summary = "IISPH density invariance with Akinci boundary volumes, one row per fluid particle "
                "(Ihmsen et al. 2014; Akinci et al. 2012)",
     .params = sph_params,

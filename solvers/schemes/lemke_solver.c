@@ -293,14 +293,9 @@ static int lemke_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   if (vbc_lemke_assemble(pb, &s->lcp, err) != VBC_OK) return err->code;
   const size_t n = s->lcp.n;
   if (n == 0) return VBC_OK;
-  if (n > s->zcap) {
-    double *z = vbc_realloc(s->z, n, sizeof *z, err);
-    if (z) s->z = z;
-    double *w = vbc_realloc(s->w, n, sizeof *w, err);
-    if (w) s->w = w;
-    if (!z || !w) return err->code;
-    s->zcap = n;
-  }
+  if (vbc_grow(&s->zcap, n, (void *[]){&s->z, &s->w}, (size_t[]){sizeof *s->z, sizeof *s->w}, 2,
+               err) != VBC_OK)
+    return err->code;
   if (vbc_lemke_sparse(&s->lcp.M, s->lcp.q, &s->opt, s->z, s->w, &s->last, err) != VBC_OK)
     return err->code;
   s->last_n = n;
@@ -327,6 +322,20 @@ static int lemke_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   return VBC_OK;
 }
 
+/* A new solve: the last result belongs to the previous one. */
+static int lemke_begin(void *state, vbc_problem *pb, vbc_error *err) {
+  (void)pb, (void)err;
+  ((lemke_state *)state)->solved = 0;
+  return VBC_OK;
+}
+
+/* pivots: of this solve's LCP, 0 when the solve needed no iteration. */
+static int lemke_stats(const void *state, vbc_solve_stats *out, vbc_error *err) {
+  const lemke_state *s = state;
+  return vbc_solve_stats_add(out, "pivots", s->solved ? (double)s->last.pivots : 0.0,
+                             VBC_FIGURE_MEAN_MAX, err);
+}
+
 int vbc_lemke_solver_last(const vbc_solver *s, vbc_lemke_result *res, size_t *n) {
   if (s->type != &vbc_solver_lemke || s->state == NULL) return 0;
   const lemke_state *st = s->state;
@@ -343,5 +352,7 @@ const vbc_solver_type vbc_solver_lemke = {
     .params = lemke_params,
     .alloc = lemke_alloc,
     .free = lemke_free,
+    .begin = lemke_begin,
     .iterate = lemke_iterate,
+    .stats = lemke_stats,
 };

@@ -1,0 +1,147 @@
+/* coupler.c — the generic part of every coupler: blocks, solvers and problems from a stage table,
+ * the step skeleton and its report; see coupler.h. */
+#include <string.h>
+
+#include "core/coupler.h"
+
+const vbc_group_spec *vbc_coupler_group(const vbc_coupler_type *type, const char *key) {
+  for (size_t g = 0; g < type->ngroups; ++g)
+    if (strcmp(type->groups[g].key, key) == 0) return &type->groups[g];
+  return NULL;
+}
+
+const vbc_method_group *vbc_method_group_find(const vbc_method_group *groups, size_t n,
+                                              const char *key) {
+  for (size_t g = 0; g < n; ++g)
+    if (groups[g].key && strcmp(groups[g].key, key) == 0) return &groups[g];
+  return NULL;
+}
+
+void vbc_coupling_free(vbc_coupling *c) {
+  if (c->type && c->type->free && c->state) c->type->free(c->state);
+  for (size_t k = 0; k < VBC_MAX_SLOTS; ++k) vbc_block_free(&c->block[k]);
+  for (size_t k = 0; k < VBC_MAX_STAGES; ++k) vbc_solver_free(&c->solver[k]);
+  memset(c, 0, sizeof *c);
+}
+
+/* The scene's choice for group key, which the loader has resolved for every declared group. */
+static const vbc_method_group *chosen(const vbc_coupling *c, const vbc_method_group *groups,
+                                      size_t ngroups, const char *key, vbc_error *err) {
+  const vbc_method_group *g = vbc_method_group_find(groups, ngroups, key);
+  if (g == NULL)
+    vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: coupler \"%s\": no resolved method.%s", c->file,
+                  c->type->name, key);
+  return g;
+}
+
+static int init_slots(vbc_coupling *c, const vbc_method_group *groups, size_t ngroups,
+                      vbc_error *err) {
+  const vbc_coupler_type *t = c->type;
+  for (size_t k = 0; k < t->nslots; ++k) {
+    const vbc_slot_spec *slot = &t->slots[k];
+    const vbc_method_group *g = chosen(c, groups, ngroups, slot->group, err);
+    if (g == NULL) return err->code;
+    const vbc_block_type *type = slot->type ? slot->type : g->constraint;
+    if (type == NULL)
+      return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: coupler \"%s\": slot %s has no block",
+                           c->file, t->name, slot->label);
+    if (vbc_block_init(&c->block[k], type, g->params, c->sys, slot->label, err) != VBC_OK)
+      return err->code;
+    if (slot->setup) slot->setup(&c->block[k]);
+    if (c->block[k].support > c->support) c->support = c->block[k].support;
+  }
+  return VBC_OK;
+}
+
+static int init_stages(vbc_coupling *c, const vbc_method_group *groups, size_t ngroups,
+                       vbc_error *err) {
+  const vbc_coupler_type *t = c->type;
+  for (size_t s = 0; s < t->nstages; ++s) {
+    const vbc_stage_spec *st = &t->stages[s];
+    const vbc_method_group *g = chosen(c, groups, ngroups, st->solver_group, err);
+    if (g == NULL) return err->code;
+    if (g->solver == NULL)
+      return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: coupler \"%s\": stage %s: method.%s has "
+                           "no solver", c->file, t->name, st->label, st->solver_group);
+    if (vbc_solver_init(&c->solver[s], g->solver, g->params, err) != VBC_OK) return err->code;
+    for (size_t b = 0; b < st->nslots; ++b) c->members[s][b] = &c->block[st->slots[b]];
+    c->problem[s] = (vbc_problem){c->sys, c->members[s], st->nslots};
+  }
+  return VBC_OK;
+}
+
+int vbc_coupling_init(vbc_coupling *c, const vbc_coupler_type *type, vbc_system *sys,
+                      const vbc_method_group *groups, size_t ngroups, const cJSON *params,
+                      const char *file, const vbc_step_ops *ops, vbc_error *err) {
+  memset(c, 0, sizeof *c);
+  c->type = type;
+  c->sys = sys;
+  c->params = params;
+  c->file = file;
+  c->ops = *ops;
+  if (type->nslots > VBC_MAX_SLOTS || type->nstages > VBC_MAX_STAGES ||
+      type->ngroups > VBC_MAX_GROUPS || type->primary >= type->nstages)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "coupler \"%s\": its table exceeds VBC_MAX_SLOTS, "
+                         "VBC_MAX_STAGES or VBC_MAX_GROUPS, or names no primary stage",
+                         type->name);
+  int rc = init_slots(c, groups, ngroups, err);
+  if (rc == VBC_OK) rc = init_stages(c, groups, ngroups, err);
+  if (rc == VBC_OK && type->alloc && (c->state = type->alloc(c, err)) == NULL) rc = err->code;
+  if (rc != VBC_OK) vbc_coupling_free(c);
+  return rc;
+}
+
+static size_t problem_rows(const vbc_problem *pb) {
+  size_t n = 0;
+  for (size_t b = 0; b < pb->nblocks; ++b) n += pb->blocks[b]->rows.n;
+  return n;
+}
+
+/* Rows, solve and write-back of one stage, between its before and after hooks. */
+static int solve_stage(vbc_coupling *c, size_t s, vbc_stage_report *r, vbc_error *err) {
+  const vbc_stage_spec *st = &c->type->stages[s];
+  vbc_problem *pb = &c->problem[s];
+  if (vbc_problem_prepare(pb, err) != VBC_OK) return err->code;
+  r->rows = problem_rows(pb);
+  if (st->skip_without_rows && r->rows == 0) return VBC_OK;
+  if (st->start && st->start(c, s, err) != VBC_OK) return err->code;
+  vbc_solve_trace *trace = NULL;
+  if (s == c->type->primary) {
+    c->report->traced = pb; /* before the solve: a failed solve's trace is written too */
+    trace = c->report->trace;
+  }
+  if (vbc_solve(&c->solver[s], pb, &r->result, trace, err) != VBC_OK) return err->code;
+  vbc_problem_finish(pb);
+  r->solved = 1;
+  return VBC_OK;
+}
+
+static int run_stage(vbc_coupling *c, size_t s, vbc_error *err) {
+  const vbc_stage_spec *st = &c->type->stages[s];
+  vbc_stage_report *r = &c->report->stage[s];
+  c->report->nstages = s + 1;
+  memset(r, 0, sizeof *r);
+  r->label = st->label;
+  r->solver = c->solver[s].type;
+  if (st->before && st->before(c, s, err) != VBC_OK) return err->code;
+  int rc = solve_stage(c, s, r, err);
+  if (st->after && (r->solved || rc != VBC_OK || !st->skip_without_rows)) {
+    if (rc != VBC_OK) st->after(c, s, 0, &(vbc_error){0}); /* restore only */
+    else rc = st->after(c, s, 1, err);
+  }
+  return rc;
+}
+
+int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err) {
+  vbc_solve_trace *trace = rep->trace;
+  memset(rep, 0, sizeof *rep);
+  rep->trace = trace;
+  c->report = rep;
+  int rc = c->ops.neighbours(c->ops.ctx, err);
+  if (rc == VBC_OK && c->type->begin_step) rc = c->type->begin_step(c, err);
+  if (rc == VBC_OK) c->ops.explicit_terms(c->ops.ctx);
+  for (size_t s = 0; rc == VBC_OK && s < c->type->nstages; ++s) rc = run_stage(c, s, err);
+  if (rc == VBC_OK) c->ops.advect(c->ops.ctx);
+  c->report = NULL;
+  return rc;
+}
