@@ -50,15 +50,8 @@ void vbc_lcp_reference_free(vbc_lcp_reference *r) {
 /* vbc run --exact-reference */
 
 static int iterate_resize(vbc_exact_reference *x, size_t n, vbc_error *err) {
-  if (n <= x->cap) return VBC_OK;
-  double *z = vbc_realloc(x->z, n, sizeof *z, err);
-  if (z == NULL) return err->code;
-  x->z = z;
-  double *w = vbc_realloc(x->w, n, sizeof *w, err);
-  if (w == NULL) return err->code;
-  x->w = w;
-  x->cap = n;
-  return VBC_OK;
+  return vbc_grow(&x->cap, n, (void *[]){&x->z, &x->w}, (size_t[]){sizeof *x->z, sizeof *x->w}, 2,
+                  err);
 }
 
 static void note(vbc_exact_reference *x, const char *why) {

@@ -13,20 +13,16 @@ static char *read_text(const char *path, vbc_error *err) {
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
+  size_t cap = 0, n = 0;
+  char *buf = NULL;
   for (;;) {
-    if (buf == NULL) {
+    if (vbc_grow(&cap, n + (1 << 16), (void *[]){&buf}, (size_t[]){1}, 1, err) != VBC_OK) {
+      free(buf);
       fclose(f);
-      vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: out of memory", path);
       return NULL;
     }
     n += fread(buf + n, 1, cap - n - 1, f);
     if (n < cap - 1) break;
-    cap *= 2;
-    char *b = realloc(buf, cap);
-    if (b == NULL) free(buf);
-    buf = b;
   }
   int bad = ferror(f);
   fclose(f);

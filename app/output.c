@@ -133,19 +133,11 @@ int vbc_output_frame(vbc_output *o, const vbc_particles *p, double time, vbc_err
   snprintf(rel, sizeof rel, "frames/frame_%06zu.vtu", o->nframes);
   snprintf(path, sizeof path, "%s/%s", o->dir, rel);
   if (vbc_vtu_write(path, p, err) != VBC_OK) return err->code;
-  if (o->nframes == o->cap_frames) {
-    size_t cap = o->cap_frames ? 2 * o->cap_frames : 64;
-    char **f = vbc_realloc(o->frame_files, cap, sizeof *f, err);
-    if (f == NULL) return err->code;
-    o->frame_files = f;
-    double *t = vbc_realloc(o->frame_times, cap, sizeof *t, err);
-    if (t == NULL) return err->code;
-    o->frame_times = t;
-    o->cap_frames = cap;
-  }
-  o->frame_files[o->nframes] = strdup(rel);
-  if (o->frame_files[o->nframes] == NULL)
-    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  void *const arrays[] = {&o->frame_files, &o->frame_times};
+  const size_t sizes[] = {sizeof *o->frame_files, sizeof *o->frame_times};
+  if (vbc_grow(&o->cap_frames, o->nframes + 1, arrays, sizes, 2, err) != VBC_OK ||
+      (o->frame_files[o->nframes] = vbc_strdup(rel, err)) == NULL)
+    return err->code;
   o->frame_times[o->nframes++] = time;
   snprintf(path, sizeof path, "%s/frames.pvd", o->dir);
   return vbc_pvd_write(path, (const char *const *)o->frame_files, o->frame_times, o->nframes,

@@ -36,13 +36,13 @@ int vbc_vtu_write(const char *path, const vbc_particles *p, vbc_error *err) {
   if (!host_is_little_endian())
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "VTU output assumes a little-endian machine");
   size_t n = p->n;
-  int64_t *conn = malloc((n ? n : 1) * sizeof *conn);
-  int64_t *offs = malloc((n ? n : 1) * sizeof *offs);
-  uint8_t *types = malloc(n ? n : 1);
-  int32_t *kind = malloc((n ? n : 1) * sizeof *kind);
-  if (!conn || !offs || !types || !kind) {
-    free(conn), free(offs), free(types), free(kind);
-    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory writing %s", path);
+  int64_t *conn = vbc_calloc(n, sizeof *conn, err);
+  int64_t *offs = conn ? vbc_calloc(n, sizeof *offs, err) : NULL;
+  uint8_t *types = offs ? vbc_calloc(n, 1, err) : NULL;
+  int32_t *kind = types ? vbc_calloc(n, sizeof *kind, err) : NULL;
+  if (kind == NULL) {
+    free(conn), free(offs), free(types);
+    return err->code;
   }
   for (size_t i = 0; i < n; ++i) {
     conn[i] = (int64_t)i;

@@ -149,13 +149,12 @@ static double *read_numbers(const char *path, size_t *count, vbc_error *err) {
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: cannot read the LCP file (%s)", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1024, n = 0;
-  double *x = malloc(cap * sizeof *x);
+  size_t cap = 0, n = 0;
+  double *x = NULL;
   char *line = NULL;
   size_t linecap = 0;
   long lineno = 0;
-  int ok = x != NULL;
-  if (!ok) vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: out of memory", path);
+  int ok = 1;
   while (ok && getline(&line, &linecap, f) >= 0) {
     ++lineno;
     const char *p = line + strspn(line, " \t\r\n\f\v");
@@ -169,15 +168,9 @@ static double *read_numbers(const char *path, size_t *count, vbc_error *err) {
         ok = 0;
         break;
       }
-      if (n == cap) {
-        double *y = realloc(x, 2 * cap * sizeof *x);
-        if (y == NULL) {
-          vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: out of memory", path);
-          ok = 0;
-          break;
-        }
-        x = y;
-        cap *= 2;
+      if (vbc_grow(&cap, n + 1, (void *[]){&x}, (size_t[]){sizeof *x}, 1, err) != VBC_OK) {
+        ok = 0;
+        break;
       }
       x[n++] = v;
     }
@@ -188,6 +181,8 @@ static double *read_numbers(const char *path, size_t *count, vbc_error *err) {
   }
   free(line);
   fclose(f);
+  /* an empty file still gets an array: check_layout then says what is missing */
+  if (ok && x == NULL && (x = vbc_calloc(1, sizeof *x, err)) == NULL) ok = 0;
   if (!ok) {
     free(x);
     return NULL;
@@ -404,10 +399,10 @@ static int print_result(const lcp_args *a, size_t n, const double *q, const doub
 /* Solve with the chosen solver and print the result; errors are reported by the caller. */
 static int solve_and_print(const lcp_args *a, size_t n, const double *M, const double *q,
                            const lcp_ref *ref, vbc_error *err) {
-  double *z = calloc(n, sizeof *z), *w = calloc(n, sizeof *w);
+  double *z = vbc_calloc(n, sizeof *z, err), *w = z ? vbc_calloc(n, sizeof *w, err) : NULL;
   int rc;
-  if (!z || !w) {
-    rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory for n = %zu", n);
+  if (w == NULL) {
+    rc = err->code;
   } else {
     lcp_outcome o = {"failed", "pivots", 0, 0.0};
     rc = strcmp(a->solver, "lemke") == 0 ? solve_lemke(a, n, M, q, z, w, &o, err)

@@ -41,6 +41,13 @@ void *vbc_realloc(void *p, size_t n, size_t size, vbc_error *err) {
   return q;
 }
 
+char *vbc_strdup(const char *s, vbc_error *err) {
+  const size_t n = strlen(s) + 1;
+  char *d = vbc_realloc(NULL, n, 1, err);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
 int vbc_grow(size_t *cap, size_t need, void *const *arrays, const size_t *sizes, size_t n,
              vbc_error *err) {
   if (need <= *cap) return VBC_OK;
@@ -49,7 +56,7 @@ int vbc_grow(size_t *cap, size_t need, void *const *arrays, const size_t *sizes,
     void *p; /* through memcpy: every `T *` has void *'s representation (POSIX) */
     memcpy(&p, arrays[k], sizeof p);
     p = vbc_realloc(p, want, sizes[k], err);
-    if (p == NULL) return err->code;
+    if (p == NULL) return err ? err->code : VBC_EXIT_SYSTEM;
     memcpy(arrays[k], &p, sizeof p);
   }
   *cap = want;

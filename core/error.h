@@ -28,6 +28,7 @@ void vbc_error_clear(vbc_error *err);
 /* Allocation helpers that record VBC_EXIT_SYSTEM on failure. */
 void *vbc_calloc(size_t n, size_t size, vbc_error *err);
 void *vbc_realloc(void *p, size_t n, size_t size, vbc_error *err);
+char *vbc_strdup(const char *s, vbc_error *err);
 /* The one grow-on-demand helper: make the n arrays whose addresses are in arrays (a `T **`
  * each, elements of sizes[k] bytes, all sharing the capacity *cap) hold at least need elements.
  * The capacity grows geometrically (to at least need + need / 2 + 16), so that arrays filled one

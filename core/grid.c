@@ -55,21 +55,11 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
     return vbc_error_set(err, VBC_EXIT_FAILED,
                          "neighbour search: particles spread over %.3g cells", ncells);
   g->ncells = (size_t)ncells;
-  if (g->ncells + 1 > g->cap_cells) {
-    size_t *p = vbc_realloc(g->cell_start, g->ncells + 1, sizeof *p, err);
-    if (p == NULL) return err->code;
-    g->cell_start = p;
-    g->cap_cells = g->ncells + 1;
-  }
-  if (n > g->cap_n) {
-    uint32_t *s = vbc_realloc(g->sorted, n, sizeof *s, err);
-    if (s == NULL) return err->code;
-    g->sorted = s;
-    size_t *c = vbc_realloc(g->cell_of, n, sizeof *c, err);
-    if (c == NULL) return err->code;
-    g->cell_of = c;
-    g->cap_n = n;
-  }
+  if (vbc_grow(&g->cap_cells, g->ncells + 1, (void *[]){&g->cell_start},
+               (size_t[]){sizeof *g->cell_start}, 1, err) != VBC_OK ||
+      vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->cell_of},
+               (size_t[]){sizeof *g->sorted, sizeof *g->cell_of}, 2, err) != VBC_OK)
+    return err->code;
 #pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i) {
     long cx = axis_cell(pos[i].x, lo.x, cell, g->nc[0]);
@@ -139,12 +129,9 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
     return vbc_error_set(err, VBC_EXIT_INPUT, "neighbour radius %g exceeds the cell size %g",
                          radius, g->cell);
   size_t n = g->n;
-  if (n + 1 > nb->cap_n) {
-    size_t *s = vbc_realloc(nb->start, n + 1, sizeof *s, err);
-    if (s == NULL) return err->code;
-    nb->start = s;
-    nb->cap_n = n + 1;
-  }
+  if (vbc_grow(&nb->cap_n, n + 1, (void *[]){&nb->start}, (size_t[]){sizeof *nb->start}, 1,
+               err) != VBC_OK)
+    return err->code;
   nb->n = n;
   nb->radius = radius;
   nb->start[0] = 0;
@@ -152,16 +139,9 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
   for (size_t i = 0; i < n; ++i) nb->start[i + 1] = scan_neighbours(g, pos, i, radius, NULL, NULL);
   for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
   nb->npairs = nb->start[n];
-  if (nb->npairs > nb->cap_pairs) {
-    size_t cap = nb->npairs + nb->npairs / 8;
-    uint32_t *idx = vbc_realloc(nb->index, cap, sizeof *idx, err);
-    if (idx == NULL) return err->code;
-    nb->index = idx;
-    double *d = vbc_realloc(nb->dist, cap, sizeof *d, err);
-    if (d == NULL) return err->code;
-    nb->dist = d;
-    nb->cap_pairs = cap;
-  }
+  if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
+               (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
+    return err->code;
 #pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i)
     scan_neighbours(g, pos, i, radius, nb->index + nb->start[i], nb->dist + nb->start[i]);
@@ -182,12 +162,9 @@ int vbc_colouring_build(vbc_colouring *col, const vbc_grid *g, const long *row_o
                         vbc_error *err) {
   const size_t nstrips = ((size_t)g->nc[0] + 1) / 2;
   col->ncolours = nstrips > 1 ? 2 : 1;
-  if (nstrips + 1 > col->cap_groups) {
-    size_t *p = vbc_realloc(col->group_start, nstrips + 1, sizeof *p, err);
-    if (p == NULL) return err->code;
-    col->group_start = p;
-    col->cap_groups = nstrips + 1;
-  }
+  if (vbc_grow(&col->cap_groups, nstrips + 1, (void *[]){&col->group_start},
+               (size_t[]){sizeof *col->group_start}, 1, err) != VBC_OK)
+    return err->code;
   /* count rows per strip; groups are ordered even strips first, then odd ones */
   size_t *count = col->group_start; /* count[1 + group] while counting */
   memset(count, 0, (nstrips + 1) * sizeof *count);
@@ -205,12 +182,9 @@ int vbc_colouring_build(vbc_colouring *col, const vbc_grid *g, const long *row_o
   col->colour_start[0] = 0;
   col->colour_start[1] = neven;
   col->colour_start[2] = nstrips;
-  if (nrows > col->cap_rows) {
-    uint32_t *p = vbc_realloc(col->rows, nrows, sizeof *p, err);
-    if (p == NULL) return err->code;
-    col->rows = p;
-    col->cap_rows = nrows;
-  }
+  if (vbc_grow(&col->cap_rows, nrows, (void *[]){&col->rows}, (size_t[]){sizeof *col->rows}, 1,
+               err) != VBC_OK)
+    return err->code;
   /* fill each strip in cell order (then index order within a cell): a fixed sequence */
   size_t *next = vbc_calloc(nstrips, sizeof *next, err);
   if (next == NULL) return err->code;

@@ -5,29 +5,18 @@
 #include "core/particles.h"
 
 int vbc_particles_reserve(vbc_particles *p, size_t cap, vbc_error *err) {
-  if (cap <= p->cap) return VBC_OK;
-#define GROW(field)                                                         \
-  do {                                                                      \
-    void *q = vbc_realloc(p->field, cap, sizeof *p->field, err);           \
-    if (q == NULL) return err ? err->code : VBC_EXIT_SYSTEM;                \
-    p->field = q;                                                           \
-  } while (0)
-  GROW(pos);
-  GROW(vel);
-  GROW(kind);
-  GROW(body);
-  GROW(pressure);
-  GROW(pressure_smoothed);
-  GROW(number_density);
-#undef GROW
-  p->cap = cap;
-  return VBC_OK;
+  void *const fields[] = {&p->pos,      &p->vel,           &p->kind,          &p->body,
+                          &p->pressure, &p->pressure_smoothed, &p->number_density};
+  const size_t sizes[] = {sizeof *p->pos,      sizeof *p->vel,
+                          sizeof *p->kind,     sizeof *p->body,
+                          sizeof *p->pressure, sizeof *p->pressure_smoothed,
+                          sizeof *p->number_density};
+  return vbc_grow(&p->cap, cap, fields, sizes, 7, err);
 }
 
 long vbc_particles_add(vbc_particles *p, vbc_vec pos, vbc_vec vel, vbc_kind kind, int body,
                        vbc_error *err) {
-  if (p->n == p->cap && vbc_particles_reserve(p, p->cap ? 2 * p->cap : 1024, err) != VBC_OK)
-    return -1;
+  if (vbc_particles_reserve(p, p->n + 1, err) != VBC_OK) return -1;
   size_t i = p->n++;
   p->pos[i] = pos;
   p->vel[i] = vel;

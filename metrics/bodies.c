@@ -69,21 +69,18 @@ static void bodies_free(void *state) {
   free(s);
 }
 
-static void snapshot(bodies_state *s, const vbc_sim *sim) {
+static int snapshot(bodies_state *s, const vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_RIGID) continue;
-    if (s->snap_cap - s->snap_len < 128) {
-      size_t cap = s->snap_cap ? 2 * s->snap_cap : 1 << 16;
-      char *b = realloc(s->snap, cap);
-      if (b == NULL) return; /* out of memory: the snapshot is incomplete, the run goes on */
-      s->snap = b;
-      s->snap_cap = cap;
-    }
+    if (vbc_grow(&s->snap_cap, s->snap_len + 128, (void *[]){&s->snap}, (size_t[]){1}, 1, err) !=
+        VBC_OK)
+      return err->code;
     s->snap_len += (size_t)snprintf(s->snap + s->snap_len, s->snap_cap - s->snap_len,
                                     "%.6g,%.6g,%.6g,%.6g,%d\n", sim->time, p->pos[i].x,
                                     p->pos[i].y, p->pos[i].z, p->body[i]);
   }
+  return VBC_OK;
 }
 
 static double bodies_kinetic_energy(const vbc_sim *sim) {
@@ -94,7 +91,6 @@ static double bodies_kinetic_energy(const vbc_sim *sim) {
 }
 
 static int bodies_observe(void *state, const vbc_sim *sim, vbc_error *err) {
-  (void)err;
   bodies_state *s = state;
   for (size_t k = 0; k < sim->sys.nbodies; ++k) {
     const vbc_body *b = &sim->bodies[k];
@@ -104,7 +100,8 @@ static int bodies_observe(void *state, const vbc_sim *sim, vbc_error *err) {
     s->max_pin_drift =
         fmax(s->max_pin_drift, vbc_vec_norm(vbc_vec_sub(vbc_body_pin_point(b), b->pin)));
   }
-  if (s->snap_every && sim->step % s->snap_every == 0) snapshot(s, sim);
+  if (s->snap_every && sim->step % s->snap_every == 0 && snapshot(s, sim, err) != VBC_OK)
+    return err->code;
   vbc_penetration_observe(&s->pen, sim);
   if (sim->step == 0) return VBC_OK; /* no fluid rows have been prepared yet */
   const vbc_particles *p = &sim->particles;

@@ -40,7 +40,9 @@ typedef struct buoy_state {
   double density_ratio;
   size_t n, cap;
   double *t, *ratio;
-  double *y; /* the height of the body's centre */
+  double *y;   /* the height of the body's centre */
+  double *top; /* scratch of surface_height: per fluid column, its highest particle */
+  size_t top_cap;
 } buoy_state;
 
 static const vbc_param_spec buoy_params[] = {
@@ -80,11 +82,12 @@ static void buoy_free(void *state) {
   free(s->t);
   free(s->ratio);
   free(s->y);
+  free(s->top);
   free(s);
 }
 
-/* Mean height of the free surface over the fluid columns clear of the body. */
-static double surface_height(const buoy_state *s, const vbc_sim *sim) {
+/* Mean height of the free surface over the fluid columns clear of the body (NAN if none). */
+static int surface_height(buoy_state *s, const vbc_sim *sim, double *height, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   const vbc_body *B = &sim->bodies[s->body];
   const double l = sim->sys.spacing, re = sim->sys.re;
@@ -94,8 +97,10 @@ static double surface_height(const buoy_state *s, const vbc_sim *sim) {
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) fx0 = fmin(fx0, p->pos[i].x), fx1 = fmax(fx1, p->pos[i].x);
   size_t ncol = (size_t)((fx1 - fx0) / l) + 1;
-  double *top = malloc(ncol * sizeof *top);
-  if (top == NULL) return NAN;
+  if (vbc_grow(&s->top_cap, ncol, (void *[]){&s->top}, (size_t[]){sizeof *s->top}, 1, err) !=
+      VBC_OK)
+    return err->code;
+  double *top = s->top;
   for (size_t c = 0; c < ncol; ++c) top[c] = -INFINITY;
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID) continue;
@@ -111,17 +116,20 @@ static double surface_height(const buoy_state *s, const vbc_sim *sim) {
     if (x1 > bx0 - re && x0 < bx1 + re) continue;
     if (isfinite(top[c])) sum += top[c], ++n;
   }
-  free(top);
-  return n ? sum / (double)n + 0.5 * l : NAN;
+  *height = n ? sum / (double)n + 0.5 * l : NAN;
+  return VBC_OK;
 }
 
-static double submerged_ratio(const buoy_state *s, const vbc_sim *sim) {
+static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, vbc_error *err) {
   const vbc_body *B = &sim->bodies[s->body];
-  const double l = sim->sys.spacing, ys = surface_height(s, sim);
+  const double l = sim->sys.spacing;
+  double ys = NAN;
+  if (surface_height(s, sim, &ys, err) != VBC_OK) return err->code;
   double sum = 0.0;
   for (size_t k = B->first; k < B->first + B->count; ++k)
     sum += vbc_clamp((ys - sim->particles.pos[k].y) / l + 0.5, 0.0, 1.0);
-  return sum / (double)B->count;
+  *ratio = sum / (double)B->count;
+  return VBC_OK;
 }
 
 static double body_speed(const buoy_state *s, const vbc_sim *sim) {
@@ -135,15 +143,16 @@ static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y};
   if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 3, err) != VBC_OK) return err->code;
   s->t[s->n] = sim->time;
-  s->ratio[s->n] = submerged_ratio(s, sim);
+  if (submerged_ratio(s, sim, &s->ratio[s->n], err) != VBC_OK) return err->code;
   s->y[s->n] = sim->bodies[s->body].x.y;
   s->n++;
   return VBC_OK;
 }
 
+/* Series rows come right after observe at the same step: its last sample is this state's. */
 static void buoy_series(void *state, const vbc_sim *sim, FILE *out) {
   const buoy_state *s = state;
-  fprintf(out, ",%.6g,%.9g,%.6g", submerged_ratio(s, sim), sim->bodies[s->body].x.y,
+  fprintf(out, ",%.6g,%.9g,%.6g", s->n ? s->ratio[s->n - 1] : NAN, sim->bodies[s->body].x.y,
           body_speed(s, sim));
 }
 

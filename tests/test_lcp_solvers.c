@@ -17,18 +17,16 @@ typedef struct solved {
   vbc_solve_result res;
 } solved;
 
-static solved solve(const char *solver, double omega, size_t n, const double *M, const double *q,
-                    double tol, int max_it, vbc_solve_trace *trace) {
+/* Solve the LCP (M, q) with the named solver and the given solver parameters. */
+static solved solve_with(const char *solver, const cJSON *params, size_t n, const double *M,
+                         const double *q, vbc_solve_trace *trace) {
   solved out = {0};
   vbc_error err = {0};
   vbc_block b;
   cr_assert_eq(vbc_lcp_matrix_block_init(&b, n, M, q, &err), VBC_OK);
-  cJSON *params = cJSON_CreateObject();
-  cJSON_AddNumberToObject(params, "omega", omega);
-  cJSON_AddNumberToObject(params, "tolerance", tol);
-  cJSON_AddNumberToObject(params, "max_iterations", max_it);
   vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), solver), params, &err), VBC_OK);
+  cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), solver), params, &err),
+               VBC_OK);
   vbc_system sys = {0};
   vbc_block *blocks[1] = {&b};
   vbc_problem pb = {&sys, blocks, 1};
@@ -38,6 +36,16 @@ static solved solve(const char *solver, double omega, size_t n, const double *M,
   vbc_lcp_matrix_w(&b, out.w);
   vbc_solver_free(&s);
   vbc_block_free(&b);
+  return out;
+}
+
+static solved solve(const char *solver, double omega, size_t n, const double *M, const double *q,
+                    double tol, int max_it, vbc_solve_trace *trace) {
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddNumberToObject(params, "omega", omega);
+  cJSON_AddNumberToObject(params, "tolerance", tol);
+  cJSON_AddNumberToObject(params, "max_iterations", max_it);
+  solved out = solve_with(solver, params, n, M, q, trace);
   cJSON_Delete(params);
   return out;
 }
@@ -86,6 +94,37 @@ Test(jacobi, needs_more_iterations_than_pgs_on_the_same_problem) {
   solved g = solve("pgs", 1.0, 3, M3, q, 1e-10, 5000, NULL);
   solved j = solve("jacobi", 0.5, 3, M3, q, 1e-10, 5000, NULL);
   cr_assert_lt(g.res.iterations, j.res.iterations);
+}
+
+/* pgs with `symmetric`: one iteration is a forward sweep then a backward one (symmetric SOR).
+ * From z = 0 on M3 (every row of the solution active), the first iteration equals the two sweeps
+ * written out here, rows 0, 1, 2 then 2, 1, 0 (row 2 twice in a row), each
+ * z_k <- max(0, z_k + omega (-q_k - (M z)_k) / M_kk). */
+Test(pgs, symmetric_iteration_is_a_forward_then_a_backward_sweep) {
+  const double q[] = {-1, -2, -3}, omega = 1.2;
+  double z[3] = {0, 0, 0};
+  const int order[] = {0, 1, 2, 2, 1, 0};
+  for (int s = 0; s < 6; ++s) {
+    const int k = order[s];
+    double mz = 0.0;
+    for (int j = 0; j < 3; ++j) mz += M3[k * 3 + j] * z[j];
+    z[k] = fmax(0.0, z[k] + omega * (-q[k] - mz) / M3[k * 3 + k]);
+  }
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddNumberToObject(params, "omega", omega);
+  cJSON_AddBoolToObject(params, "symmetric", 1);
+  cJSON_AddNumberToObject(params, "tolerance", 1e-300);
+  cJSON_AddNumberToObject(params, "max_iterations", 1);
+  solved one = solve_with("pgs", params, 3, M3, q, NULL);
+  cr_assert_eq(one.res.iterations, 1);
+  for (int k = 0; k < 3; ++k) cr_assert_float_eq(one.z[k], z[k], 1e-15, "z[%d]", k);
+  /* and it converges to the LCP's solution, M z = -q with z > 0 */
+  cJSON_ReplaceItemInObject(params, "tolerance", cJSON_CreateNumber(1e-13));
+  cJSON_ReplaceItemInObject(params, "max_iterations", cJSON_CreateNumber(1000));
+  solved all = solve_with("pgs", params, 3, M3, q, NULL);
+  const double zs[] = {5.0 / 28.0, 2.0 / 7.0, 19.0 / 28.0}, ws[] = {0, 0, 0};
+  expect_solution(&all, 3, zs, ws, 1e-10);
+  cJSON_Delete(params);
 }
 
 Test(solve_loop, nothing_to_do_takes_no_iteration) {

@@ -3,9 +3,12 @@
  * with the assembled Jacobian, PGS against the same LCP assembled as a matrix. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/constraint.h"
+#include "core/parallel.h"
 #include "app/generate.h"
 #include "app/registry.h"
 #include "solvers/blocks/lcp_matrix.h"
@@ -22,16 +25,17 @@ typedef struct fixture {
   cJSON *params;
 } fixture;
 
-/* A 2D block of fluid on a lattice of spacing `squeeze` l (compressed when < 1) resting in a
- * tank, at rest, with gravity already applied to u* when `gravity` is set. */
-static void setup(fixture *f, double squeeze, int wall_pressure, int gravity) {
+/* A 2D block of nx x ny fluid particles on a lattice of spacing `squeeze` l (compressed when
+ * < 1) resting in a tank, at rest, with gravity already applied to u* when `gravity` is set. */
+static void setup_sized(fixture *f, int nx, int ny, double squeeze, int wall_pressure,
+                        int gravity) {
   vbc_error err = {0};
   const double l = 0.02, dt = 0.001;
   memset(f, 0, sizeof *f);
-  vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_make(12 * l * squeeze, 10 * l * squeeze, 0);
+  vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_make(nx * l * squeeze, ny * l * squeeze, 0);
   cr_assert_eq(vbc_generate_fluid_box(&f->p, 2, l * squeeze, lo, hi, vbc_vec_zero(), 0, &err), 0);
-  cr_assert_eq(vbc_generate_tank(&f->p, 2, l, vbc_vec_zero(), vbc_vec_make(12 * l, 12 * l, 0), 3, 0,
-                                 &err), 0);
+  cr_assert_eq(vbc_generate_tank(&f->p, 2, l, vbc_vec_zero(),
+                                 vbc_vec_make(nx * l, (ny + 2) * l, 0), 3, 0, &err), 0);
   f->sys = (vbc_system){.dim = 2, .dt = dt, .spacing = l, .density = 1000.0,
                         .fluid_mass = 1000.0 * l * l, .re = 2.1 * l, .particles = &f->p,
                         .grid = &f->grid, .nbrs = &f->nbrs};
@@ -44,6 +48,10 @@ static void setup(fixture *f, double squeeze, int wall_pressure, int gravity) {
   cJSON_AddBoolToObject(f->params, "wall_pressure", wall_pressure);
   cr_assert_eq(vbc_block_init(&f->block, &vbc_block_mps, f->params, &f->sys, "fluid", &err), 0);
   cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+}
+
+static void setup(fixture *f, double squeeze, int wall_pressure, int gravity) {
+  setup_sized(f, 12, 10, squeeze, wall_pressure, gravity);
 }
 
 static void teardown(fixture *f) {
@@ -185,4 +193,65 @@ Test(mps_block, wall_rows_exist_only_when_asked_and_only_next_to_fluid) {
   cr_assert_lt(a.block.rows.n, fluid + walls, "the outer wall layers have no fluid neighbour");
   teardown(&a);
   teardown(&b);
+}
+
+/* Symmetric PGS (forward then backward sweep: SSOR) on the coloured MPS sweep: `iterations`
+ * iterations from zero impulses (tolerance 0: the cap stops it), or to a tight tolerance. */
+static void symmetric_pgs(fixture *f, int symmetric, int iterations, double *impulse) {
+  vbc_error err = {0};
+  cJSON *sp = cJSON_CreateObject();
+  cJSON_AddBoolToObject(sp, "symmetric", symmetric);
+  cJSON_AddNumberToObject(sp, "tolerance", iterations ? 1e-300 : 1e-13);
+  cJSON_AddNumberToObject(sp, "max_iterations", iterations ? iterations : 200000);
+  vbc_solver s;
+  cr_assert_eq(vbc_solver_init(&s, &vbc_solver_pgs, sp, &err), 0);
+  vbc_block *blocks[1] = {&f->block};
+  vbc_problem pb = {&f->sys, blocks, 1};
+  vbc_solve_result res;
+  cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s", err.message);
+  if (iterations) cr_assert_eq(res.reason, VBC_STOP_MAX_ITERATIONS);
+  else cr_assert(res.reason == VBC_STOP_TOLERANCE || res.reason == VBC_STOP_ROUND_OFF);
+  memcpy(impulse, f->block.rows.impulse, f->block.rows.n * sizeof *impulse);
+  vbc_solver_free(&s);
+  cJSON_Delete(sp);
+}
+
+/* On a tank large enough for the sweep to run its colours in parallel (forward, and reversed in
+ * the backward half), the impulses are the same bit for bit with one and two threads. */
+Test(mps_block, symmetric_pgs_is_the_same_for_any_thread_count) {
+  fixture f;
+  setup_sized(&f, 48, 44, 0.97, 1, 0);
+  const size_t n = f.block.rows.n;
+  cr_assert_gt(n, (size_t)VBC_PARALLEL_MIN / 2, "large enough for the parallel sweep");
+  vbc_vec *u = malloc(f.p.n * sizeof *u);
+  double *one = malloc(n * sizeof *one), *two = malloc(n * sizeof *two);
+  memcpy(u, f.p.vel, f.p.n * sizeof *u);
+  omp_set_num_threads(1);
+  symmetric_pgs(&f, 1, 20, one);
+  memcpy(f.p.vel, u, f.p.n * sizeof *u);
+  omp_set_num_threads(2);
+  symmetric_pgs(&f, 1, 20, two);
+  cr_assert_eq(memcmp(one, two, n * sizeof *one), 0, "bit-identical for 1 and 2 threads");
+  free(u), free(one), free(two);
+  teardown(&f);
+}
+
+/* ... and it converges to the LCP solution forward PGS finds. */
+Test(mps_block, symmetric_pgs_solves_the_same_lcp_as_forward_pgs) {
+  fixture f;
+  setup(&f, 0.97, 1, 1);
+  const size_t n = f.block.rows.n;
+  vbc_vec *u = malloc(f.p.n * sizeof *u);
+  double *sym = malloc(n * sizeof *sym), *forward = malloc(n * sizeof *forward);
+  memcpy(u, f.p.vel, f.p.n * sizeof *u);
+  symmetric_pgs(&f, 1, 0, sym);
+  memcpy(f.p.vel, u, f.p.n * sizeof *u);
+  symmetric_pgs(&f, 0, 0, forward);
+  double zmax = 0.0;
+  for (size_t k = 0; k < n; ++k) zmax = fmax(zmax, forward[k]);
+  cr_assert_gt(zmax, 0.0);
+  for (size_t k = 0; k < n; ++k) cr_assert_float_eq(sym[k], forward[k], 1e-6 * zmax, "row %zu", k);
+  free(u), free(sym), free(forward);
+  teardown(&f);
 }

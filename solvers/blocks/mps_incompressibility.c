@@ -105,36 +105,16 @@ static void mps_free(void *state) {
 
 static int ensure_capacity(mps_state *s, size_t np, size_t npairs, size_t nrows,
                            vbc_error *err) {
-  if (np > s->cap_particles) {
-    long *r = vbc_realloc(s->row_of, np, sizeof *r, err);
-    if (r == NULL) return err->code;
-    s->row_of = r;
-    long *c = vbc_realloc(s->colour_row_of, np, sizeof *c, err);
-    if (c == NULL) return err->code;
-    s->colour_row_of = c;
-    s->cap_particles = np;
-  }
-  if (npairs > s->cap_pairs) {
-    vbc_vec *v = vbc_realloc(s->pair_v, npairs, sizeof *v, err);
-    if (v == NULL) return err->code;
-    s->pair_v = v;
-    s->cap_pairs = npairs;
-  }
-  if (nrows > s->cap_rows) {
-    uint32_t *p = vbc_realloc(s->particle_of, nrows, sizeof *p, err);
-    if (p == NULL) return err->code;
-    s->particle_of = p;
-    vbc_vec *v = vbc_realloc(s->sum_v, nrows, sizeof *v, err);
-    if (v == NULL) return err->code;
-    s->sum_v = v;
-    unsigned char *m = vbc_realloc(s->moves_body, nrows, sizeof *m, err);
-    if (m == NULL) return err->code;
-    s->moves_body = m;
-    uint32_t *b = vbc_realloc(s->body_rows, nrows, sizeof *b, err);
-    if (b == NULL) return err->code;
-    s->body_rows = b;
-    s->cap_rows = nrows;
-  }
+  void *const per_particle[] = {&s->row_of, &s->colour_row_of};
+  const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->colour_row_of};
+  void *const per_row[] = {&s->particle_of, &s->sum_v, &s->moves_body, &s->body_rows};
+  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->sum_v, sizeof *s->moves_body,
+                              sizeof *s->body_rows};
+  if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 2, err) != VBC_OK ||
+      vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->pair_v}, (size_t[]){sizeof *s->pair_v}, 1,
+               err) != VBC_OK ||
+      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 4, err) != VBC_OK)
+    return err->code;
   return VBC_OK;
 }
 

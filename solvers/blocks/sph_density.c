@@ -156,33 +156,15 @@ static void sph_free(void *state) {
 
 static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
                            vbc_error *err) {
-  if (np > s->cap_particles) {
-    long *r = vbc_realloc(s->row_of, np, sizeof *r, err);
-    if (r == NULL) return err->code;
-    s->row_of = r;
-    double *v = vbc_realloc(s->volume, np, sizeof *v, err);
-    if (v == NULL) return err->code;
-    s->volume = v;
-    double *d = vbc_realloc(s->density, np, sizeof *d, err);
-    if (d == NULL) return err->code;
-    s->density = d;
-    s->cap_particles = np;
-  }
-  if (npairs > s->cap_pairs) {
-    vbc_vec *g = vbc_realloc(s->grad, npairs, sizeof *g, err);
-    if (g == NULL) return err->code;
-    s->grad = g;
-    s->cap_pairs = npairs;
-  }
-  if (nrows > s->cap_rows) {
-    uint32_t *p = vbc_realloc(s->particle_of, nrows, sizeof *p, err);
-    if (p == NULL) return err->code;
-    s->particle_of = p;
-    vbc_vec *g = vbc_realloc(s->g, nrows, sizeof *g, err);
-    if (g == NULL) return err->code;
-    s->g = g;
-    s->cap_rows = nrows;
-  }
+  void *const per_particle[] = {&s->row_of, &s->volume, &s->density};
+  const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->volume, sizeof *s->density};
+  void *const per_row[] = {&s->particle_of, &s->g};
+  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g};
+  if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
+      vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad}, (size_t[]){sizeof *s->grad}, 1,
+               err) != VBC_OK ||
+      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 2, err) != VBC_OK)
+    return err->code;
   return VBC_OK;
 }
 
