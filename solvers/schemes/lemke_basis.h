@@ -1,0 +1,75 @@
+/* lemke_basis.h — the inside of Lemke's method (solvers/schemes/lemke.c): the scaled problem,
+ * the basis inverse A^-1 and the pivoting steps, shared by lemke.c (the driver), lemke_basis.c
+ * (state, products, the entering column, the ratio test) and lemke_pivot.c (basis changes,
+ * refactorisation). Not an interface for other modules; lemke.c's head comment explains the
+ * method and its choices. */
+#ifndef VBC_LEMKE_BASIS_H
+#define VBC_LEMKE_BASIS_H
+
+#include "solvers/schemes/lemke.h"
+
+#define LEX_TOLERANCE 1e-9
+#define REFRESH_EVERY 64
+#define POLISH_STEPS 60     /* at most, in the final basis (final_point) */
+#define REGULARIZATION 1e-5 /* eps of the first run on contact-like matrices (head comment) */
+#define REFINE_AT 1e-11   /* relative residual of an entering column worth one refinement step */
+#define REFACTOR_AT 1e-10 /* ... that after it makes us factorise the basis afresh */
+
+/* Compressed sparse rows (also used for columns: the CSR of the transpose). */
+
+typedef struct csr {
+  size_t n, nnz;
+  size_t *start, *idx;
+  double *val;
+} csr;
+
+/* The solver's state. Variables: z_j is j (j < n), z0 is n. */
+
+typedef struct lk {
+  size_t n;
+  csr R, C;          /* scaled M by rows and by columns */
+  double *D, *q, *d; /* scaling, scaled q and covering vector */
+  double qs;         /* q scale s */
+  double reg;        /* regularization eps added to the scaled diagonal (0: none) */
+  unsigned char *regd; /* row j's diagonal carries reg */
+  double tie, piv;
+  size_t m, cap;     /* A is m x m, stored in cap x cap (column-major) */
+  double *Ainv;      /* Ainv[a * cap + p] = (A^-1)_{p a} */
+  long *eqpos;       /* equation i -> its row a of A, or -1 if w_i is basic */
+  size_t *req;       /* row a of A -> equation */
+  long *zpos;        /* z_j (j <= n, z0 = n) -> its column p of A, or -1 if nonbasic */
+  size_t *cvar;      /* column p of A -> variable */
+  double *xw, *xz;   /* values of the basic w_i (by i) and of A's variables (by p) */
+  double *y, *aw;    /* the entering column: A part (by p), W part (by i) */
+  double *t, *g, *r; /* scratch: n, cap, cap */
+  size_t *cand;      /* ratio-test ties: variable ids, w_i as n + 1 + i */
+  double *cabar, *cval;
+  unsigned char *candw; /* equation i's w is a tied candidate */
+  size_t *rowp;      /* gather_row: positions and values, nrow of them */
+  double *rowv;
+  size_t nrow;
+  size_t basis_max;
+} lk;
+
+/* Column a of A^-1 (contiguous over the basic variables). */
+static inline double *col(const lk *s, size_t a) { return s->Ainv + a * s->cap; }
+
+void vbc_lk_csr_free(csr *a);
+int vbc_lk_csr_alloc(csr *a, size_t n, size_t nnz, vbc_error *err);
+int vbc_lk_csr_transpose(const csr *a, csr *t, vbc_error *err);
+void vbc_lk_csr_affine(const vbc_sparse *M, const double *z, const double *q, double *w);
+void vbc_lk_free(lk *s);
+int vbc_lk_reserve(lk *s, size_t need, vbc_error *err);
+int vbc_lk_init(lk *s, const vbc_sparse *M, const double *q, const vbc_lemke_options *opt,
+                double reg, vbc_error *err);
+void vbc_lk_basic_times(const lk *s, const double *x, double *t);
+void vbc_lk_ainv_times(const lk *s, const double *v, double *out);
+double vbc_lk_entering_column(lk *s, size_t e, int is_w);
+size_t vbc_lk_ratio_test(lk *s, double *theta);
+void vbc_lk_true_times(const lk *s, const double *x, double *t);
+void vbc_lk_refresh(lk *s, int steps);
+int vbc_lk_pivot(lk *s, size_t enter, size_t leave, double theta, vbc_error *err);
+size_t vbc_lk_first_pivot(lk *s);
+int vbc_lk_refactor(lk *s, vbc_error *err);
+
+#endif
