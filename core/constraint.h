@@ -156,6 +156,13 @@ typedef enum vbc_block_kind {
 
 const char *vbc_block_kind_name(vbc_block_kind k);
 
+/* Row properties a block reports (vbc_block_type.traits). */
+enum {
+  VBC_ROWS_BILATERAL = 1u << 0,  /* every row two-sided ((-inf, inf)) or fixed (lo = hi): an
+                                    equality system, what conjugate gradients solve */
+  VBC_ROWS_UNSYMMETRIC = 1u << 1 /* the operator A is not symmetric */
+};
+
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the
  * reverse of the forward order, so that forward then backward is a symmetric sweep (SSOR). */
 typedef enum vbc_sweep_order { VBC_SWEEP_FORWARD, VBC_SWEEP_BACKWARD } vbc_sweep_order;
@@ -181,6 +188,14 @@ typedef struct vbc_block_type {
                 vbc_sweep_order order);
   /* The sparse Jacobian rows, for assembled solvers; NULL if the block cannot give them. */
   int (*jacobian)(const void *state, const vbc_system *sys, vbc_sparse *J, vbc_error *err);
+  /* Optional: the block's operator A over its own rows (rows.n x rows.n, CSR), for a block whose
+   * operator is not J M^-1 J^T over the generalized velocities (He et al.'s staggered Laplacian,
+   * eq. 12-13). NULL: core/operator.h assembles J M^-1 J^T from `jacobian`. */
+  int (*assemble)(const void *state, const vbc_system *sys, const vbc_rows *rows, vbc_sparse *A,
+                  vbc_error *err);
+  /* Optional: properties of the rows as this block instance sets them up (VBC_ROWS_*), for the
+   * solvers' set-up checks. NULL: 0 (unilateral rows, a symmetric operator). */
+  unsigned (*traits)(const void *state);
   /* Write the results back (pressure from impulse, ...) once the solve has stopped. */
   void (*finish)(void *state, vbc_system *sys, const vbc_rows *rows);
   /* Optional (NULL: the block has no such measure). The factor that turns a row's residual
@@ -241,6 +256,10 @@ typedef struct vbc_solver_type {
   const vbc_param_spec *params;
   void *(*alloc)(const cJSON *params, vbc_error *err);
   void (*free)(void *state);
+  /* Optional: at set-up (the blocks exist, no rows yet), whether the solver can run pb's blocks:
+   * their traits, an operator it must assemble. VBC_EXIT_INPUT naming the block and what is
+   * missing otherwise (vbc_coupling_init adds the scene file, group and solver). */
+  int (*check)(const void *state, const vbc_problem *pb, vbc_error *err);
   /* Optional: a solve starts (rows prepared, starting impulses applied, before the first
    * residual pass). A solver that keeps anything from one solve to the next resets it here. */
   int (*begin)(void *state, vbc_problem *pb, vbc_error *err);

@@ -53,6 +53,18 @@ static int init_slots(vbc_coupling *c, const vbc_method_group *groups, size_t ng
   return VBC_OK;
 }
 
+/* The solver's set-up check of stage s, its message prefixed with where the choice was made. */
+static int check_solver(vbc_coupling *c, size_t s, vbc_error *err) {
+  const vbc_solver *solver = &c->solver[s];
+  if (solver->type->check == NULL) return VBC_OK;
+  vbc_error inner = {0};
+  if (solver->type->check(solver->state, &c->problem[s], &inner) == VBC_OK) return VBC_OK;
+  return vbc_error_set(err, inner.code, "%s: method.%s.solver: solver \"%s\" cannot run stage "
+                       "%s of coupler \"%s\": %s", c->file, c->type->stages[s].solver_group,
+                       solver->type->name, c->type->stages[s].label, c->type->name,
+                       inner.message);
+}
+
 static int init_stages(vbc_coupling *c, const vbc_method_group *groups, size_t ngroups,
                        vbc_error *err) {
   const vbc_coupler_type *t = c->type;
@@ -66,6 +78,7 @@ static int init_stages(vbc_coupling *c, const vbc_method_group *groups, size_t n
     if (vbc_solver_init(&c->solver[s], g->solver, g->params, err) != VBC_OK) return err->code;
     for (size_t b = 0; b < st->nslots; ++b) c->members[s][b] = &c->block[st->slots[b]];
     c->problem[s] = (vbc_problem){c->sys, c->members[s], st->nslots};
+    if (check_solver(c, s, err) != VBC_OK) return err->code;
   }
   return VBC_OK;
 }

@@ -17,6 +17,7 @@ typedef struct lcp_state {
   size_t *cstart, *crow; /* M by columns, rows ascending */
   double *cval;
   double *q, *y; /* y = M z */
+  int unsymmetric; /* M != M^T */
 } lcp_state;
 
 static void *lcp_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -89,6 +90,25 @@ static void lcp_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   (void)state, (void)sys, (void)rows;
 }
 
+/* The block's operator is M itself. */
+static int lcp_assemble(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                        vbc_sparse *A, vbc_error *err) {
+  (void)sys, (void)rows;
+  const lcp_state *s = state;
+  const size_t nnz = s->rstart[s->n];
+  if (vbc_sparse_reserve(A, s->n, nnz, err) != VBC_OK) return err->code;
+  memcpy(A->start, s->rstart, (s->n + 1) * sizeof *A->start);
+  memcpy(A->col, s->rcol, nnz * sizeof *A->col);
+  memcpy(A->val, s->rval, nnz * sizeof *A->val);
+  A->nrows = A->ndofs = s->n;
+  A->nnz = nnz;
+  return VBC_OK;
+}
+
+static unsigned lcp_traits(const void *state) {
+  return ((const lcp_state *)state)->unsymmetric ? VBC_ROWS_UNSYMMETRIC : 0u;
+}
+
 const vbc_block_type vbc_block_lcp_matrix = {
     .name = "lcp_matrix",
     .kind = VBC_BLOCK_MATRIX,
@@ -102,6 +122,8 @@ const vbc_block_type vbc_block_lcp_matrix = {
     .sweep = lcp_sweep,
     .jacobian = NULL,
     .finish = lcp_finish,
+    .assemble = lcp_assemble,
+    .traits = lcp_traits,
 };
 
 /* The nonzeros of the dense M by rows and by columns. */
@@ -149,6 +171,8 @@ int vbc_lcp_matrix_block_init(vbc_block *b, size_t n, const double *M, const dou
     return err->code;
   }
   memcpy(s->q, q, n * sizeof *q);
+  for (size_t i = 0; i < n && !s->unsymmetric; ++i)
+    for (size_t j = 0; j < i && !s->unsymmetric; ++j) s->unsymmetric = M[i * n + j] != M[j * n + i];
   *b = (vbc_block){.type = &vbc_block_lcp_matrix, .state = s, .label = "lcp"};
   return VBC_OK;
 }

@@ -149,6 +149,11 @@ static void pin_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   (void)state, (void)sys, (void)rows;
 }
 
+static unsigned pin_traits(const void *state) {
+  (void)state;
+  return VBC_ROWS_BILATERAL;
+}
+
 const vbc_block_type vbc_block_pin = {
     .name = "pin",
     .kind = VBC_BLOCK_JOINT,
@@ -162,4 +167,5 @@ const vbc_block_type vbc_block_pin = {
     .sweep = pin_sweep,
     .jacobian = pin_jacobian,
     .finish = pin_finish,
+    .traits = pin_traits,
 };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/operator.h"
 #include "solvers/schemes/lemke.h"
 #include "solvers/schemes/solve_params.h"
 #include "solvers/schemes/schemes.h"
@@ -20,44 +21,6 @@ void vbc_lemke_lcp_free(vbc_lemke_lcp *lcp) {
   free(lcp->row);
   free(lcp->sign);
   memset(lcp, 0, sizeof *lcp);
-}
-
-/* out += W e_dof val, marking touched dofs (core/constraint.h: particle dofs, then per body
- * dim linear and nrot angular ones; the angular block of W is the world inverse inertia). */
-static void add_w_column(const vbc_system *sys, size_t dof, double val, double *out,
-                         unsigned char *mark, size_t *touched, size_t *nt) {
-  const size_t dim = (size_t)sys->dim, np = sys->particles->n;
-  size_t dofs[3];
-  double vals[3];
-  size_t k = 0;
-  if (dof < dim * np) {
-    dofs[k] = dof;
-    vals[k++] = vbc_system_inv_mass(sys, dof / dim) * val;
-  } else {
-    const size_t per = dim + vbc_system_nrot(sys), rel = dof - dim * np, loc = rel % per;
-    const vbc_body *b = &sys->bodies[rel / per];
-    if (loc < dim) {
-      dofs[k] = dof;
-      vals[k++] = b->inv_mass * val;
-    } else if (dim == 2) {
-      dofs[k] = dof;
-      vals[k++] = b->inv_inertia.a[2][2] * val;
-    } else {
-      const size_t axis = loc - dim, base = dof - axis;
-      for (size_t r = 0; r < 3; ++r) {
-        dofs[k] = base + r;
-        vals[k++] = b->inv_inertia.a[r][axis] * val;
-      }
-    }
-  }
-  for (size_t i = 0; i < k; ++i) {
-    if (vals[i] == 0.0) continue;
-    if (!mark[dofs[i]]) {
-      mark[dofs[i]] = 1;
-      touched[(*nt)++] = dofs[i];
-    }
-    out[dofs[i]] += vals[i];
-  }
 }
 
 /* Which rows enter the LCP (counting split rows twice); refuses bounds Lemke cannot take. */
@@ -106,144 +69,31 @@ static int lcp_rows(vbc_problem *pb, vbc_lemke_lcp *lcp, vbc_error *err) {
   return VBC_OK;
 }
 
-typedef struct assembly {
-  vbc_sparse *J;          /* per block */
-  size_t ndofs;
-  size_t *dstart, *drow;  /* dof -> LCP rows (CSC of the stacked, signed J) */
-  double *dval;
-  double *wj, *acc;       /* W J_i^T over dofs; row i of M over LCP rows */
-  unsigned char *dmark, *rmark;
-  size_t *dtouch, *rtouch;
-} assembly;
-
-static void assembly_free(assembly *a, size_t nblocks) {
-  if (a->J)
-    for (size_t b = 0; b < nblocks; ++b) vbc_sparse_free(&a->J[b]);
-  void *p[] = {a->J,  a->dstart, a->drow,  a->dval,   a->wj,
-               a->acc, a->dmark, a->rmark, a->dtouch, a->rtouch};
-  for (size_t k = 0; k < sizeof p / sizeof *p; ++k) free(p[k]);
-}
-
-/* The Jacobians and the dof -> row map. */
-static int assembly_init(assembly *a, vbc_problem *pb, const vbc_lemke_lcp *lcp, vbc_error *err) {
-  const size_t n = lcp->n;
-  a->ndofs = vbc_system_ndofs(pb->sys);
-  a->J = vbc_calloc(pb->nblocks ? pb->nblocks : 1, sizeof *a->J, err);
-  if (a->J == NULL) return err->code;
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    const vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n && blk->type->jacobian(blk->state, pb->sys, &a->J[b], err) != VBC_OK)
-      return err->code;
-  }
-  size_t nnz = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const vbc_sparse *J = &a->J[lcp->block[i]];
-    nnz += J->start[lcp->row[i] + 1] - J->start[lcp->row[i]];
-  }
-  a->dstart = vbc_calloc(a->ndofs + 1, sizeof *a->dstart, err);
-  a->drow = vbc_calloc(nnz + 1, sizeof *a->drow, err);
-  a->dval = vbc_calloc(nnz + 1, sizeof *a->dval, err);
-  a->wj = vbc_calloc(a->ndofs + 1, sizeof *a->wj, err);
-  a->dmark = vbc_calloc(a->ndofs + 1, 1, err);
-  a->dtouch = vbc_calloc(a->ndofs + 1, sizeof *a->dtouch, err);
-  a->acc = vbc_calloc(n, sizeof *a->acc, err);
-  a->rmark = vbc_calloc(n, 1, err);
-  a->rtouch = vbc_calloc(n, sizeof *a->rtouch, err);
-  if (!a->dstart || !a->drow || !a->dval || !a->wj || !a->dmark || !a->dtouch || !a->acc ||
-      !a->rmark || !a->rtouch)
-    return err->code;
-  for (size_t i = 0; i < n; ++i) {
-    const vbc_sparse *J = &a->J[lcp->block[i]];
-    for (size_t k = J->start[lcp->row[i]]; k < J->start[lcp->row[i] + 1]; ++k)
-      a->dstart[J->col[k] + 1]++;
-  }
-  for (size_t d = 0; d < a->ndofs; ++d) a->dstart[d + 1] += a->dstart[d];
-  size_t *next = a->dtouch; /* borrowed as the fill cursor */
-  memcpy(next, a->dstart, a->ndofs * sizeof *next);
-  for (size_t i = 0; i < n; ++i) {
-    const vbc_sparse *J = &a->J[lcp->block[i]];
-    for (size_t k = J->start[lcp->row[i]]; k < J->start[lcp->row[i] + 1]; ++k) {
-      size_t e = next[J->col[k]]++;
-      a->drow[e] = i;
-      a->dval[e] = lcp->sign[i] * J->val[k];
-    }
-  }
-  return VBC_OK;
-}
-
-/* Row i of M: W J_i^T over the dofs, then dotted with every row sharing a dof. */
-static size_t assemble_row(assembly *a, const vbc_system *sys, const vbc_lemke_lcp *lcp, size_t i,
-                           vbc_sparse *M, size_t e) {
-  const vbc_sparse *J = &a->J[lcp->block[i]];
-  size_t nd = 0, nr = 0;
-  for (size_t k = J->start[lcp->row[i]]; k < J->start[lcp->row[i] + 1]; ++k)
-    add_w_column(sys, J->col[k], lcp->sign[i] * J->val[k], a->wj, a->dmark, a->dtouch, &nd);
-  for (size_t t = 0; t < nd; ++t) {
-    const size_t d = a->dtouch[t];
-    for (size_t k = a->dstart[d]; k < a->dstart[d + 1]; ++k) {
-      const size_t l = a->drow[k];
-      if (!a->rmark[l]) {
-        a->rmark[l] = 1;
-        a->rtouch[nr++] = l;
-      }
-      a->acc[l] += a->dval[k] * a->wj[d];
-    }
-    a->wj[d] = 0.0;
-    a->dmark[d] = 0;
-  }
-  for (size_t t = 0; t < nr; ++t) {
-    const size_t l = a->rtouch[t];
-    if (a->acc[l] != 0.0) {
-      M->col[e] = l;
-      M->val[e++] = a->acc[l];
-    }
-    a->acc[l] = 0.0;
-    a->rmark[l] = 0;
-  }
-  return e;
-}
-
 int vbc_lemke_assemble(vbc_problem *pb, vbc_lemke_lcp *lcp, vbc_error *err) {
-  if (lcp_rows(pb, lcp, err) != VBC_OK) return err->code;
+  if (lcp_rows(pb, lcp, err) != VBC_OK ||
+      vbc_assemble_rows(pb, lcp->n, lcp->block, lcp->row, lcp->sign, &lcp->M, err) != VBC_OK)
+    return err->code;
   const size_t n = lcp->n;
-  assembly a = {0};
-  int rc = assembly_init(&a, pb, lcp, err);
-  /* every row of M has at most one entry per LCP row: grow the storage as rows come */
-  size_t cap = 16 * n + 16, e = 0;
-  if (rc == VBC_OK) rc = vbc_sparse_reserve(&lcp->M, n, cap, err);
-  for (size_t i = 0; rc == VBC_OK && i < n; ++i) {
-    if (lcp->M.cap_nnz - e < n)
-      rc = vbc_sparse_reserve(&lcp->M, n, e + n > 2 * lcp->M.cap_nnz ? e + n : 2 * lcp->M.cap_nnz,
-                              err);
-    if (rc != VBC_OK) break;
-    lcp->M.start[i] = e;
-    e = assemble_row(&a, pb->sys, lcp, i, &lcp->M, e);
+  /* q = -r - M lambda0, r = b - J v at the current v (which holds lambda0) */
+  double *z0 = vbc_calloc(n, sizeof *z0, err);
+  if (z0 == NULL) return err->code;
+  int warm = 0;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, blk->rows.residual);
   }
-  if (rc == VBC_OK) {
-    lcp->M.start[n] = e;
-    lcp->M.nnz = e;
-    lcp->M.nrows = lcp->M.ndofs = n;
-    /* q = -r - M lambda0, r = b - J v at the current v (which holds lambda0) */
-    double *z0 = a.acc; /* zero again after assembly */
-    int warm = 0;
-    for (size_t b = 0; b < pb->nblocks; ++b) {
-      vbc_block *blk = pb->blocks[b];
-      if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, blk->rows.residual);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      const vbc_rows *r = &pb->blocks[lcp->block[i]]->rows;
-      const double lam = r->impulse[lcp->row[i]];
-      z0[i] = fmax(lcp->sign[i] * lam, 0.0);
-      warm |= z0[i] != 0.0;
-      lcp->q[i] = -lcp->sign[i] * r->residual[lcp->row[i]];
-    }
-    for (size_t i = 0; warm && i < n; ++i)
-      for (size_t k = lcp->M.start[i]; k < lcp->M.start[i + 1]; ++k)
-        lcp->q[i] -= lcp->M.val[k] * z0[lcp->M.col[k]];
-    memset(z0, 0, n * sizeof *z0);
+  for (size_t i = 0; i < n; ++i) {
+    const vbc_rows *r = &pb->blocks[lcp->block[i]]->rows;
+    const double lam = r->impulse[lcp->row[i]];
+    z0[i] = fmax(lcp->sign[i] * lam, 0.0);
+    warm |= z0[i] != 0.0;
+    lcp->q[i] = -lcp->sign[i] * r->residual[lcp->row[i]];
   }
-  assembly_free(&a, pb->nblocks);
-  return rc;
+  for (size_t i = 0; warm && i < n; ++i)
+    for (size_t k = lcp->M.start[i]; k < lcp->M.start[i + 1]; ++k)
+      lcp->q[i] -= lcp->M.val[k] * z0[lcp->M.col[k]];
+  free(z0);
+  return VBC_OK;
 }
 
 /* ------------------------------------------------------------------------------------------ */
