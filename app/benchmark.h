@@ -11,6 +11,8 @@
 #include "core/params.h"
 
 struct vbc_sim;
+struct vbc_blob;
+struct vbc_reader;
 
 typedef struct vbc_benchmark_type {
   const char *name;
@@ -24,6 +26,11 @@ typedef struct vbc_benchmark_type {
   /* After every step (and once at t = 0); NULL if the benchmark needs no history. A failure
    * (out of memory) ends the run with its error. */
   int (*observe)(void *state, const struct vbc_sim *sim, vbc_error *err);
+  /* Checkpoints (app/checkpoint.h): save what observe accumulated, and load it into a state that
+   * alloc just made for the same scene, with sim already restored to the checkpoint's step.
+   * Required with observe; NULL for a benchmark without history. */
+  int (*save)(const void *state, struct vbc_blob *out, vbc_error *err);
+  int (*load)(void *state, const struct vbc_sim *sim, struct vbc_reader *in, vbc_error *err);
   /* The values of series_columns at an output time, each preceded by a comma. */
   void (*series)(void *state, const struct vbc_sim *sim, FILE *out);
   /* At the end: add the benchmark's figures to `metrics`; may run a neighbour search and write

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/files.h"
 
@@ -56,4 +57,29 @@ int vbc_write_file_atomic(const char *path, const char *text, vbc_error *err) {
   if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return err->code;
   fputs(text, f.f);
   return vbc_file_commit(&f, err);
+}
+
+int vbc_file_reopen(vbc_file *file, const char *path, const char *suffix, long size,
+                    vbc_error *err) {
+  memset(file, 0, sizeof *file);
+  snprintf(file->path, sizeof file->path, "%s", path);
+  snprintf(file->tmp, sizeof file->tmp, "%s%s", path, suffix);
+  file->f = fopen(file->tmp, "r+b");
+  if (file->f == NULL)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: cannot reopen the interrupted run's stream: %s",
+                         file->tmp, strerror(errno));
+  long have = fseek(file->f, 0, SEEK_END) == 0 ? ftell(file->f) : -1;
+  if (have < size || ftruncate(fileno(file->f), (off_t)size) != 0 ||
+      fseek(file->f, 0, SEEK_END) != 0) {
+    fclose(file->f);
+    file->f = NULL;
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %ld bytes, the checkpoint expects at least %ld",
+                         file->tmp, have, size);
+  }
+  return VBC_OK;
+}
+
+long vbc_file_size(vbc_file *file) {
+  if (file->f == NULL || fflush(file->f) != 0) return -1;
+  return ftell(file->f);
 }

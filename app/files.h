@@ -18,6 +18,13 @@ typedef struct vbc_file {
 int vbc_mkdir_p(const char *dir, vbc_error *err);
 /* Open path's temporary sibling for writing (suffix ".part" or ".tmp"). */
 int vbc_file_open(vbc_file *file, const char *path, const char *suffix, vbc_error *err);
+/* Reopen the temporary sibling an interrupted run left (suffix ".part"), cut it back to its first
+ * `size` bytes and position at its end, to append where a checkpoint recorded it. VBC_EXIT_INPUT
+ * naming the file if it is missing or shorter than size. */
+int vbc_file_reopen(vbc_file *file, const char *path, const char *suffix, long size,
+                    vbc_error *err);
+/* Flush and return the bytes written so far (-1 on an error). */
+long vbc_file_size(vbc_file *file);
 /* Close and rename into place; on a write error the temporary file is removed. */
 int vbc_file_commit(vbc_file *file, vbc_error *err);
 /* Close and remove without renaming (used when the data would be misleading). */

@@ -11,7 +11,7 @@
 static const char *const stale_files[] = {"summary.json",  "series.csv",
                                           "convergence.csv", "frames.pvd",
                                           "hydrostatic_profile.csv", "snapshots.csv",
-                                          "first_step.csv", NULL};
+                                          "first_step.csv", "checkpoint.vbc", NULL};
 
 static void remove_stale(const char *dir) {
   char path[1200];
@@ -154,4 +154,47 @@ int vbc_output_close(vbc_output *o, vbc_error *err) {
   o->frame_times = NULL;
   o->nframes = o->cap_frames = 0;
   return rc;
+}
+
+int vbc_output_save(vbc_output *o, vbc_blob *out, vbc_error *err) {
+  const long bytes[] = {vbc_file_size(&o->series), vbc_file_size(&o->convergence)};
+  if (bytes[0] < 0 || bytes[1] < 0)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot flush the output streams", o->dir);
+  if (vbc_blob_put(out, bytes, sizeof bytes, err) != VBC_OK ||
+      vbc_blob_put_array(out, o->frame_times, o->nframes, sizeof *o->frame_times, err) != VBC_OK)
+    return err->code;
+  for (size_t k = 0; k < o->nframes; ++k)
+    if (vbc_blob_put_string(out, o->frame_files[k], err) != VBC_OK) return err->code;
+  return VBC_OK;
+}
+
+int vbc_output_resume(vbc_output *o, const char *dir, vbc_reader *in, vbc_error *err) {
+  char d[sizeof o->dir];
+  snprintf(d, sizeof d, "%s", dir); /* dir may be o->dir */
+  memset(o, 0, sizeof *o);
+  snprintf(o->dir, sizeof o->dir, "%s", d);
+  dir = o->dir;
+  long bytes[2];
+  void *times = NULL;
+  size_t n = 0;
+  if (vbc_reader_get(in, bytes, sizeof bytes, err) != VBC_OK ||
+      vbc_reader_get_alloc(in, &times, &n, sizeof *o->frame_times, err) != VBC_OK) {
+    free(times);
+    return err->code;
+  }
+  o->frame_times = times;
+  o->cap_frames = n;
+  o->frame_files = vbc_calloc(n, sizeof *o->frame_files, err);
+  if (o->frame_files == NULL) return err->code;
+  for (; o->nframes < n; ++o->nframes) {
+    char name[64];
+    if (vbc_reader_get_string(in, name, sizeof name, err) != VBC_OK ||
+        (o->frame_files[o->nframes] = vbc_strdup(name, err)) == NULL)
+      return err->code;
+  }
+  char path[1200];
+  snprintf(path, sizeof path, "%s/series.csv", dir);
+  if (vbc_file_reopen(&o->series, path, ".part", bytes[0], err) != VBC_OK) return err->code;
+  snprintf(path, sizeof path, "%s/convergence.csv", dir);
+  return vbc_file_reopen(&o->convergence, path, ".part", bytes[1], err);
 }

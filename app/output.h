@@ -5,6 +5,7 @@
 #define VBC_OUTPUT_H
 
 #include "core/constraint.h"
+#include "app/blob.h"
 #include "app/files.h"
 #include "app/sim.h"
 
@@ -27,6 +28,11 @@ void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations
 void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
                             const vbc_problem *pb);
 int vbc_output_frame(vbc_output *o, const vbc_particles *p, double time, vbc_error *err);
+/* Checkpoints (app/checkpoint.c): the streams' lengths and the frames written so far; resume
+ * reopens dir's streams (NAME.part) at those lengths, cutting what came after, and restores the
+ * frame list, instead of vbc_output_open. */
+int vbc_output_save(vbc_output *o, struct vbc_blob *out, vbc_error *err);
+int vbc_output_resume(vbc_output *o, const char *dir, struct vbc_reader *in, vbc_error *err);
 int vbc_output_close(vbc_output *o, vbc_error *err);
 
 #endif

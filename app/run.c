@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "app/benchmark.h"
+#include "app/checkpoint.h"
 #include "app/exact_reference.h"
 #include "app/files.h"
 #include "app/lcp_dump.h"
@@ -88,7 +89,28 @@ typedef struct loop {
   vbc_step_report report;      /* of the latest step: a --from-state run's metrics */
   vbc_lcp_dump lcp_dump;       /* --dump-lcp */
   vbc_exact_reference xref;    /* --exact-reference */
+  double last_checkpoint;      /* wall clock of the last checkpoint (or the start) */
 } loop;
+
+static vbc_checkpoint_run checkpoint_run(loop *L) {
+  return (vbc_checkpoint_run){&L->sim, &L->stats, &L->out, L->bench, L->bench_state,
+                              L->opt->sets, L->opt->nsets};
+}
+
+/* After a completed step: a checkpoint when one is due (never after the last step). */
+static int maybe_checkpoint(loop *L, vbc_error *err) {
+  const vbc_run_options *o = L->opt;
+  const long step = L->sim.step;
+  if (step >= L->sim.nsteps) return VBC_OK;
+  const int due = (o->checkpoint_every > 0 && step % o->checkpoint_every == 0) ||
+                  (o->checkpoint_seconds > 0.0 &&
+                   vbc_now() - L->last_checkpoint >= o->checkpoint_seconds);
+  if (!due) return VBC_OK;
+  const vbc_checkpoint_run r = checkpoint_run(L);
+  if (vbc_checkpoint_write(L->out.dir, &r, err) != VBC_OK) return err->code;
+  L->last_checkpoint = vbc_now();
+  return VBC_OK;
+}
 
 static void write_series(loop *L) {
   vbc_run_stats *st = &L->stats;
@@ -193,7 +215,7 @@ static int one_step(loop *L, vbc_error *err) {
   vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time,
                       vbc_run_stats_mean_iterations(&L->stats),
                       L->stats.stage[L->stats.primary].last_relres, output_step);
-  return VBC_OK;
+  return maybe_checkpoint(L, err);
 }
 
 /* The state before the failing step becomes the last frame; every stream is closed. */
@@ -268,10 +290,38 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   if (L->steps_per_output < 1) L->steps_per_output = 1;
   L->steps_per_frame = lround(sc->frame_interval / sc->dt);
   if (L->steps_per_frame < 1) L->steps_per_frame = 1;
-  if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) return err->code;
+  const vbc_checkpoint_run r = checkpoint_run(L);
+  if ((opt->resume || opt->checkpoint_every > 0 || opt->checkpoint_seconds > 0.0) &&
+      vbc_checkpoint_check(&r, err) != VBC_OK)
+    return err->code;
+  if (opt->resume) {
+    if (vbc_checkpoint_resume(opt->out_dir, &r, err) != VBC_OK) return err->code;
+  } else if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) {
+    return err->code;
+  }
+  L->last_checkpoint = vbc_now();
   if (opt->exact_reference) L->trace.reference = vbc_exact_reference_observer(&L->xref);
   vbc_progress_init(&L->progress, opt->progress, stderr);
   return VBC_OK;
+}
+
+/* t = 0: n_i of the initial state, so that the first series row is meaningful (a frozen state
+ * brings its own), the benchmark's first observation, the first series row and frame. */
+static int first_outputs(loop *L, vbc_error *err) {
+  int rc = VBC_OK;
+  if (L->opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
+  if (rc == VBC_OK && L->opt->from_state == NULL) vbc_number_density(&L->sim.sys);
+  if (rc == VBC_OK && L->bench && L->bench->observe)
+    rc = L->bench->observe(L->bench_state, &L->sim, err);
+  write_series(L);
+  if (rc == VBC_OK && L->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
+  return rc;
+}
+
+static void remove_checkpoint(const char *dir) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s", dir, VBC_CHECKPOINT_FILE);
+  remove(path);
 }
 
 int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
@@ -281,14 +331,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   if (rc == VBC_OK) {
     L->stats.threads = omp_get_max_threads();
     double t0 = vbc_now();
-    /* n_i of the initial state, so that the first series row is meaningful (a frozen state
-     * brings its own) */
-    if (opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
-    if (rc == VBC_OK && opt->from_state == NULL) vbc_number_density(&L->sim.sys);
-    if (rc == VBC_OK && L->bench && L->bench->observe)
-      rc = L->bench->observe(L->bench_state, &L->sim, err);
-    write_series(L);
-    if (rc == VBC_OK && L->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
+    if (!opt->resume) rc = first_outputs(L, err); /* a resumed run has written them */
     while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
     vbc_progress_done(&L->progress);
     L->stats.wall_seconds = vbc_now() - t0;
@@ -305,6 +348,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
         rc = vbc_summary_write(L->out.dir, &L->sim, &L->stats, metrics, opt->from_state, NULL,
                                err);
       cJSON_Delete(metrics);
+      if (rc == VBC_OK) remove_checkpoint(L->out.dir); /* the run is complete */
     }
   }
   if (L->out.series.f) vbc_file_discard(&L->out.series);

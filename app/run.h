@@ -24,6 +24,15 @@ typedef struct vbc_run_options {
    * iterate's distance to that solution (reference_error, reference_w_error;
    * app/exact_reference.h). The run's results do not change. */
   int exact_reference;
+  /* --checkpoint-every STEPS / --checkpoint-seconds S: write DIR/checkpoint.vbc after every
+   * STEPS steps, or after the first step that ends S wall seconds after the previous checkpoint
+   * (or the start); 0: never (app/checkpoint.h). --resume: continue from out_dir's checkpoint
+   * instead of the start. sets (nsets) are the run's --set assignments, recorded in checkpoints. */
+  long checkpoint_every;
+  double checkpoint_seconds;
+  int resume;
+  const char *const *sets;
+  int nsets;
 } vbc_run_options;
 
 /* Run the scene to its end (or the one step of from_state). VBC_EXIT_FAILED (with step and time

@@ -53,13 +53,19 @@ int vbc_state_write_sections(const char *path, const vbc_state_header *h,
   return vbc_file_commit(&f, err);
 }
 
-int vbc_state_write(const char *path, const vbc_sim *sim, vbc_error *err) {
-  const vbc_particles *p = &sim->particles;
-  vbc_state_header h = {.dim = sim->sys.dim, .n = p->n, .step = sim->step, .time = sim->time,
-                        .spacing = sim->sys.spacing, .dt = sim->sys.dt};
+vbc_state_header vbc_state_header_of(const vbc_sim *sim) {
+  vbc_state_header h = {.dim = sim->sys.dim, .n = sim->particles.n, .step = sim->step,
+                        .time = sim->time, .spacing = sim->sys.spacing, .dt = sim->sys.dt};
   snprintf(h.scene, sizeof h.scene, "%s", sim->scene->name);
-  const vbc_vec domain[2] = {sim->domain_min, sim->domain_max};
-  const vbc_state_section s[] = {
+  return h;
+}
+
+size_t vbc_state_particle_sections(const vbc_sim *sim, vbc_vec domain[2],
+                                   vbc_state_section *s) {
+  const vbc_particles *p = &sim->particles;
+  domain[0] = sim->domain_min;
+  domain[1] = sim->domain_max;
+  const vbc_state_section all[VBC_STATE_PARTICLE_SECTIONS] = {
       {"pos", p->n, sizeof *p->pos, p->pos},
       {"vel", p->n, sizeof *p->vel, p->vel},
       {"kind", p->n, sizeof *p->kind, p->kind},
@@ -69,7 +75,16 @@ int vbc_state_write(const char *path, const vbc_sim *sim, vbc_error *err) {
       {"number_density", p->n, sizeof *p->number_density, p->number_density},
       {"domain", 2, sizeof *domain, domain},
   };
-  return vbc_state_write_sections(path, &h, s, sizeof s / sizeof *s, err);
+  memcpy(s, all, sizeof all);
+  return VBC_STATE_PARTICLE_SECTIONS;
+}
+
+int vbc_state_write(const char *path, const vbc_sim *sim, vbc_error *err) {
+  const vbc_state_header h = vbc_state_header_of(sim);
+  vbc_vec domain[2];
+  vbc_state_section s[VBC_STATE_PARTICLE_SECTIONS];
+  const size_t n = vbc_state_particle_sections(sim, domain, s);
+  return vbc_state_write_sections(path, &h, s, n, err);
 }
 
 /* ---- reading ---- */
@@ -163,7 +178,8 @@ static known_section *find_known(known_section *k, size_t nk, const char *name) 
   return NULL;
 }
 
-static int read_section(cursor *c, uint32_t index, known_section *k, size_t nk) {
+static int read_section(cursor *c, uint32_t index, known_section *k, size_t nk,
+                        vbc_state *st) {
   char what[128], name[MAX_SECTION_NAME + 1];
   snprintf(what, sizeof what, "section %u", index + 1);
   uint32_t len;
@@ -178,7 +194,14 @@ static int read_section(cursor *c, uint32_t index, known_section *k, size_t nk) 
   const void *data = take(c, (size_t)(count * size), what);
   if (data == NULL) return c->err->code;
   known_section *ks = find_known(k, nk, name);
-  if (ks == NULL) return VBC_OK; /* a later version's section */
+  if (ks == NULL) { /* a checkpoint's, or a later version's: kept for who asks */
+    if (st->nextra < VBC_STATE_MAX_EXTRA) {
+      vbc_state_extra *x = &st->extra[st->nextra++];
+      snprintf(x->name, sizeof x->name, "%s", name);
+      x->count = (size_t)count, x->size = (size_t)size, x->data = data;
+    }
+    return VBC_OK;
+  }
   if (ks->seen) return bad(c, what, "appears twice");
   if (count != ks->count || size != ks->size)
     return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected %zu elements of %zu bytes, got "
@@ -205,7 +228,7 @@ static int read_sections(cursor *c, uint32_t nsections, vbc_state *st) {
   };
   const size_t nk = sizeof k / sizeof *k;
   for (uint32_t s = 0; s < nsections; ++s)
-    if (read_section(c, s, k, nk) != VBC_OK) return c->err->code;
+    if (read_section(c, s, k, nk, st) != VBC_OK) return c->err->code;
   if (c->left > 0)
     return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %zu bytes after the last of %u sections "
                          "(corrupt?)", c->path, c->left, nsections);
@@ -253,12 +276,19 @@ int vbc_state_read(const char *path, vbc_state *st, vbc_error *err) {
     st->particles.n = st->h.n;
     rc = read_sections(&c, nsections, st);
   }
-  free(buf);
+  st->file = buf;
   return rc;
+}
+
+const vbc_state_extra *vbc_state_find(const vbc_state *st, const char *name) {
+  for (size_t i = 0; i < st->nextra; ++i)
+    if (strcmp(st->extra[i].name, name) == 0) return &st->extra[i];
+  return NULL;
 }
 
 void vbc_state_free(vbc_state *st) {
   vbc_particles_free(&st->particles);
+  free(st->file);
   memset(st, 0, sizeof *st);
 }
 
@@ -301,6 +331,11 @@ int vbc_state_apply(const vbc_state *st, const char *path, vbc_sim *sim, vbc_err
   if (sim->sys.nbodies > 0)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: --from-state: expected a scene without "
                          "bodies: frozen states do not hold rigid-body states yet", path);
+  return vbc_state_apply_particles(st, path, sim, err);
+}
+
+int vbc_state_apply_particles(const vbc_state *st, const char *path, vbc_sim *sim,
+                              vbc_error *err) {
   if (check_fits(st, path, sim, err) != VBC_OK) return err->code;
   const vbc_particles *a = &st->particles;
   vbc_particles *b = &sim->particles;

@@ -41,16 +41,38 @@ typedef struct vbc_state_section {
   const void *data;
 } vbc_state_section;
 
+/* A section the particle reader does not use (checkpoints add theirs: app/checkpoint.c). */
+typedef struct vbc_state_extra {
+  char name[65];
+  size_t count, size;
+  const unsigned char *data; /* into vbc_state.file */
+} vbc_state_extra;
+
+enum { VBC_STATE_MAX_EXTRA = 16 };
+
 /* A state as read from a file. */
 typedef struct vbc_state {
   vbc_state_header h;
   vbc_particles particles; /* pos, vel, kind, body, pressure, pressure_smoothed, number_density */
   vbc_vec domain_min, domain_max;
+  unsigned char *file; /* the file's bytes, which extra points into */
+  vbc_state_extra extra[VBC_STATE_MAX_EXTRA];
+  size_t nextra;
 } vbc_state;
+
+/* The extra section named name, NULL if the file has none. */
+const vbc_state_extra *vbc_state_find(const vbc_state *st, const char *name);
 
 /* Write the header and sections to path atomically (path.tmp, then rename). */
 int vbc_state_write_sections(const char *path, const vbc_state_header *h,
                              const vbc_state_section *sections, size_t nsections, vbc_error *err);
+/* The header of sim's current state, and its eight particle sections (the domain goes to
+ * domain[2], which must outlive the sections): what vbc_state_write writes, and the start of a
+ * checkpoint (app/checkpoint.c). */
+enum { VBC_STATE_PARTICLE_SECTIONS = 8 };
+vbc_state_header vbc_state_header_of(const vbc_sim *sim);
+size_t vbc_state_particle_sections(const vbc_sim *sim, vbc_vec domain[2],
+                                   vbc_state_section *s);
 /* Write sim's current state (step and time as they are: call it before sim->step++). */
 int vbc_state_write(const char *path, const vbc_sim *sim, vbc_error *err);
 /* Read a state file; VBC_EXIT_INPUT naming path for a wrong magic, version or byte order, a
@@ -61,5 +83,8 @@ void vbc_state_free(vbc_state *st);
  * state does not fit the scene sim was set up from: dim, particle count, kinds, bodies, spacing
  * or dt differ. */
 int vbc_state_apply(const vbc_state *st, const char *path, vbc_sim *sim, vbc_error *err);
+/* The same, for a scene with bodies too: the caller restores the bodies (a checkpoint does). */
+int vbc_state_apply_particles(const vbc_state *st, const char *path, vbc_sim *sim,
+                              vbc_error *err);
 
 #endif

@@ -1,6 +1,10 @@
 /* stats.c — see stats.h. */
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "app/blob.h"
 
 #include "app/stats.h"
 
@@ -25,7 +29,9 @@ static int add_figures(vbc_stage_stats *g, const vbc_solve_stats *f, vbc_error *
       if (i == sizeof g->figure / sizeof *g->figure)
         return vbc_error_set(err, VBC_EXIT_SYSTEM, "stage %s: more than %zu figures", g->label,
                              i);
-      g->figure[g->nfigures++] = (vbc_figure_stats){f->name[k], f->kind[k], 0, 0.0, f->value[k]};
+      vbc_figure_stats *x = &g->figure[g->nfigures++];
+      *x = (vbc_figure_stats){.kind = f->kind[k], .max = f->value[k]};
+      snprintf(x->name, sizeof x->name, "%s", f->name[k]);
     }
     vbc_figure_stats *x = &g->figure[i];
     x->count++;
@@ -72,4 +78,43 @@ int vbc_run_stats_add(vbc_run_stats *st, const vbc_step_report *rep, vbc_error *
 double vbc_run_stats_mean_iterations(const vbc_run_stats *st) {
   const vbc_stage_stats *g = &st->stage[st->primary];
   return g->solves ? (double)g->iterations_total / (double)g->solves : 0.0;
+}
+
+/* The counting part of a stage (everything after its three names and its flag). */
+#define COUNTS_OFFSET offsetof(vbc_stage_stats, solves)
+
+int vbc_run_stats_save(const vbc_run_stats *st, vbc_blob *out, vbc_error *err) {
+  const long window[] = {st->window_steps, st->window_iterations, st->window_max};
+  if (vbc_blob_put(out, &st->nstages, sizeof st->nstages, err) != VBC_OK ||
+      vbc_blob_put(out, window, sizeof window, err) != VBC_OK)
+    return err->code;
+  for (size_t s = 0; s < st->nstages; ++s) {
+    const unsigned char *g = (const unsigned char *)&st->stage[s];
+    if (vbc_blob_put(out, g + COUNTS_OFFSET, sizeof st->stage[s] - COUNTS_OFFSET, err) != VBC_OK)
+      return err->code;
+  }
+  return VBC_OK;
+}
+
+int vbc_run_stats_load(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
+  size_t nstages = 0;
+  long window[3];
+  if (vbc_reader_get(in, &nstages, sizeof nstages, err) != VBC_OK ||
+      vbc_reader_get(in, window, sizeof window, err) != VBC_OK)
+    return err->code;
+  if (nstages != st->nstages)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %zu stages, the scene's coupler has %zu",
+                         in->what, nstages, st->nstages);
+  st->window_steps = window[0], st->window_iterations = window[1], st->window_max = (int)window[2];
+  for (size_t s = 0; s < st->nstages; ++s) {
+    unsigned char *g = (unsigned char *)&st->stage[s];
+    if (vbc_reader_get(in, g + COUNTS_OFFSET, sizeof st->stage[s] - COUNTS_OFFSET, err) != VBC_OK)
+      return err->code;
+    vbc_stage_stats *x = &st->stage[s];
+    if (x->nfigures > sizeof x->figure / sizeof *x->figure)
+      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: stage %zu has %zu figures (corrupt?)",
+                           in->what, s, x->nfigures);
+    for (size_t f = 0; f < x->nfigures; ++f) x->figure[f].name[sizeof x->figure[f].name - 1] = 0;
+  }
+  return VBC_OK;
 }

@@ -6,9 +6,12 @@
 
 #include "core/coupler.h"
 
+struct vbc_blob;
+struct vbc_reader;
+
 /* A named figure of a stage's solves (the solver's and the stage hooks'), aggregated. */
 typedef struct vbc_figure_stats {
-  const char *name;
+  char name[32];
   vbc_figure_kind kind;
   long count;
   double sum, max;
@@ -48,5 +51,10 @@ void vbc_run_stats_init(vbc_run_stats *st, const vbc_coupling *c);
 int vbc_run_stats_add(vbc_run_stats *st, const vbc_step_report *rep, vbc_error *err);
 /* The mean iterations of the primary stage's solves so far (0 before the first). */
 double vbc_run_stats_mean_iterations(const vbc_run_stats *st);
+
+/* Checkpoints: the counts of every stage and the series window (app/checkpoint.c); load into
+ * statistics vbc_run_stats_init made for the same coupler. */
+int vbc_run_stats_save(const vbc_run_stats *st, struct vbc_blob *out, vbc_error *err);
+int vbc_run_stats_load(vbc_run_stats *st, struct vbc_reader *in, vbc_error *err);
 
 #endif

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "app/checkpoint.h"
 #include "app/registry.h"
 #include "cli/modules.h"
 #include "app/run.h"
@@ -15,7 +16,8 @@
 static const char usage[] =
     "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
     "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
-    "               [--exact-reference]\n"
+    "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"
+    "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
@@ -59,6 +61,13 @@ static const char usage[] =
     "                   |z - z*|/|z*| and |w - w*|/|w* - q| (max norms) as reference_error and\n"
     "                   reference_w_error in convergence.csv; the results do not change\n"
     "                   (docs/lcp.md)\n"
+    "  --checkpoint-every STEPS, --checkpoint-seconds S\n"
+    "                   write DIR/checkpoint.vbc after every STEPS steps, or whenever S wall\n"
+    "                   seconds have passed since the last one (atomically; removed when the\n"
+    "                   run completes)\n"
+    "  --resume DIR     continue the run a kill interrupted from DIR/checkpoint.vbc; without\n"
+    "                   SCENE the checkpoint's scene file and --set assignments are used; the\n"
+    "                   results are those of an uninterrupted run, bit for bit\n"
     "\n"
     "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error\n";
 
@@ -66,8 +75,9 @@ typedef struct args {
   const char *command, *scene, *out;
   const char *sets[256];
   int nsets, threads, quiet, exact_reference;
-  long dump_step, dump_lcp_step;
-  const char *dump_path, *from_state, *dump_lcp_dir;
+  long dump_step, dump_lcp_step, checkpoint_every;
+  double checkpoint_seconds;
+  const char *dump_path, *from_state, *dump_lcp_dir, *resume;
 } args;
 
 static int bad_usage(const char *fmt, const char *what) {
@@ -116,6 +126,22 @@ static int parse(int argc, char **argv, args *a) {
         return bad_usage("--dump-lcp: expected a positive step number, got %s", argv[i]);
       a->dump_lcp_step = n;
       a->dump_lcp_dir = argv[++i];
+    } else if (strcmp(s, "--checkpoint-every") == 0) {
+      char *end;
+      if (!has_value) return bad_usage("%s needs a number of steps", s);
+      a->checkpoint_every = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || end == argv[i] || a->checkpoint_every < 1)
+        return bad_usage("--checkpoint-every: expected a positive number of steps, got %s",
+                         argv[i]);
+    } else if (strcmp(s, "--checkpoint-seconds") == 0) {
+      char *end;
+      if (!has_value) return bad_usage("%s needs a number of seconds", s);
+      a->checkpoint_seconds = strtod(argv[++i], &end);
+      if (*end != '\0' || end == argv[i] || !(a->checkpoint_seconds > 0.0))
+        return bad_usage("--checkpoint-seconds: expected a positive number, got %s", argv[i]);
+    } else if (strcmp(s, "--resume") == 0) {
+      if (!has_value) return bad_usage("%s needs the run's directory", s);
+      a->resume = argv[++i];
     } else if (strcmp(s, "--from-state") == 0) {
       if (!has_value) return bad_usage("%s needs a state file", s);
       a->from_state = argv[++i];
@@ -146,25 +172,49 @@ static int cmd_validate(const args *a, const vbc_registry *reg) {
   return rc ? report(&err) : 0;
 }
 
-static int cmd_run(const args *a, const vbc_registry *reg) {
-  vbc_scene scene;
+/* `--resume DIR` without a scene: the checkpoint's scene file and --set assignments. */
+static int resume_scene(args *a, char *scene, size_t size, char ***sets, vbc_error *err) {
+  int n = 0;
+  if (vbc_checkpoint_scene(a->resume, scene, size, sets, &n, err) != VBC_OK) return err->code;
+  if (n > 256) return vbc_error_set(err, VBC_EXIT_INPUT, "%s: too many --set", a->resume);
+  a->scene = scene;
+  for (int i = 0; i < n; ++i) a->sets[i] = (*sets)[i];
+  a->nsets = n;
+  return VBC_OK;
+}
+
+static int cmd_run(args *a, const vbc_registry *reg) {
+  vbc_scene scene = {0};
   vbc_error err;
   vbc_error_clear(&err);
-  if (vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err) != 0) {
+  char resumed[1024], **sets = NULL;
+  const int nsets = a->nsets;
+  int rc = a->resume && a->scene == NULL ? resume_scene(a, resumed, sizeof resumed, &sets, &err)
+                                         : VBC_OK;
+  if (rc == VBC_OK) rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err);
+  if (rc != VBC_OK) {
     vbc_scene_free(&scene);
+    vbc_checkpoint_sets_free(sets, a->nsets - nsets);
     return report(&err);
   }
   if (a->threads > 0) omp_set_num_threads(a->threads);
   char out[1024];
-  if (a->out) snprintf(out, sizeof out, "%s", a->out);
+  if (a->resume) snprintf(out, sizeof out, "%s", a->resume);
+  else if (a->out) snprintf(out, sizeof out, "%s", a->out);
   else snprintf(out, sizeof out, "results/%s", scene.name);
-  vbc_run_options opt = {out, a->quiet ? VBC_PROGRESS_OFF
-                              : isatty(fileno(stderr)) ? VBC_PROGRESS_BAR
-                                                       : VBC_PROGRESS_LINES,
-                         a->dump_step, a->dump_path, a->from_state,
-                         a->dump_lcp_step, a->dump_lcp_dir, a->exact_reference};
-  int rc = vbc_run(&scene, &opt, &err);
+  vbc_run_options opt = {.out_dir = out,
+                         .progress = a->quiet ? VBC_PROGRESS_OFF
+                                     : isatty(fileno(stderr)) ? VBC_PROGRESS_BAR
+                                                              : VBC_PROGRESS_LINES,
+                         .dump_step = a->dump_step, .dump_path = a->dump_path,
+                         .from_state = a->from_state, .dump_lcp_step = a->dump_lcp_step,
+                         .dump_lcp_dir = a->dump_lcp_dir, .exact_reference = a->exact_reference,
+                         .checkpoint_every = a->checkpoint_every,
+                         .checkpoint_seconds = a->checkpoint_seconds, .resume = a->resume != NULL,
+                         .sets = a->sets, .nsets = a->nsets};
+  rc = vbc_run(&scene, &opt, &err);
   vbc_scene_free(&scene);
+  vbc_checkpoint_sets_free(sets, a->nsets - nsets);
   if (rc != 0) {
     report(&err);
     if (rc == 3) fprintf(stderr, "vbc: the last good state is the last frame in %s/frames.pvd\n", out);
@@ -203,12 +253,21 @@ int vbc_main(int argc, char **argv) {
   }
   if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
     return bad_usage("unknown command '%s'", cmd);
-  if (a.scene == NULL) return bad_usage("%s needs a scene file", cmd);
-  if (strcmp(cmd, "validate") == 0 &&
-      (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir ||
-       a.exact_reference))
+  const int run = strcmp(cmd, "run") == 0;
+  if (a.scene == NULL && !(run && a.resume)) return bad_usage("%s needs a scene file", cmd);
+  if (a.scene == NULL && a.nsets)
+    return bad_usage("%s: --set needs the scene file (without one, --resume takes the "
+                     "checkpoint's assignments)", cmd);
+  if (!run && (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir ||
+               a.exact_reference || a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0))
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)
     return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);
-  return strcmp(cmd, "run") == 0 ? cmd_run(&a, &reg) : cmd_validate(&a, &reg);
+  if (a.from_state && (a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0))
+    return bad_usage("%s: --from-state runs one step: no --checkpoint-* or --resume", cmd);
+  if (a.checkpoint_every && a.checkpoint_seconds > 0.0)
+    return bad_usage("%s: --checkpoint-every and --checkpoint-seconds exclude each other", cmd);
+  if (a.resume && a.out && strcmp(a.resume, a.out) != 0)
+    return bad_usage("%s: --resume DIR writes into DIR; drop --out", cmd);
+  return run ? cmd_run(&a, &reg) : cmd_validate(&a, &reg);
 }

@@ -150,6 +150,39 @@ static const char *const bodies_metric_names[] = {
     "max_penetration", "max_fluid_penetration", "max_body_drift", "max_pin_drift",
     "final_kinetic_energy", "max_compression", "mean_compression", NULL};
 
+/* Checkpoints: the maxima and sums so far and the snapshot rows written so far (x0 comes from
+ * alloc, at the same initial state). */
+static int bodies_save(const void *state, vbc_blob *out, vbc_error *err) {
+  const bodies_state *s = state;
+  const double sums[] = {s->max_compression, s->compression_sum, s->max_pin_drift, s->max_drift};
+  if (vbc_penetration_save(&s->pen, out, err) != VBC_OK ||
+      vbc_blob_put(out, sums, sizeof sums, err) != VBC_OK ||
+      vbc_blob_put(out, &s->samples, sizeof s->samples, err) != VBC_OK)
+    return err->code;
+  return vbc_blob_put_array(out, s->snap, s->snap_len, 1, err);
+}
+
+static int bodies_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
+  (void)sim;
+  bodies_state *s = state;
+  double sums[4];
+  void *snap = NULL;
+  size_t len = 0;
+  if (vbc_penetration_load(&s->pen, in, err) != VBC_OK ||
+      vbc_reader_get(in, sums, sizeof sums, err) != VBC_OK ||
+      vbc_reader_get(in, &s->samples, sizeof s->samples, err) != VBC_OK ||
+      vbc_reader_get_alloc(in, &snap, &len, 1, err) != VBC_OK) {
+    free(snap);
+    return err->code;
+  }
+  s->max_compression = sums[0], s->compression_sum = sums[1];
+  s->max_pin_drift = sums[2], s->max_drift = sums[3];
+  free(s->snap);
+  s->snap = snap;
+  s->snap_len = s->snap_cap = len;
+  return VBC_OK;
+}
+
 const vbc_benchmark_type vbc_benchmark_bodies = {
     .name = "bodies",
     .summary = "rigid bodies: penetration, kinetic energy, fluid compression (Miyamoto §5.1, §5.7)",
@@ -159,6 +192,8 @@ const vbc_benchmark_type vbc_benchmark_bodies = {
     .alloc = bodies_alloc,
     .free = bodies_free,
     .observe = bodies_observe,
+    .save = bodies_save,
+    .load = bodies_load,
     .series = bodies_series,
     .metrics = bodies_metrics,
 };

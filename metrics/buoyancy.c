@@ -27,6 +27,7 @@
  * max_fluid_penetration (the same for fluid against rigid or wall particles: what Kurose's
  * non-penetration constraints, eq. 4-6, bound under lemke_contacts). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
@@ -195,6 +196,39 @@ static const char *const buoy_metric_names[] = {
     "submerged_ratio", "submerged_error", "density_ratio",         "at_rest", "rest_time",
     "final_speed",     "max_penetration", "max_fluid_penetration", NULL};
 
+/* Checkpoints: the penetration maxima and the samples (t, ratio, y) so far. */
+static int buoy_save(const void *state, vbc_blob *out, vbc_error *err) {
+  const buoy_state *s = state;
+  if (vbc_penetration_save(&s->pen, out, err) != VBC_OK ||
+      vbc_blob_put_array(out, s->t, s->n, sizeof *s->t, err) != VBC_OK ||
+      vbc_blob_put_array(out, s->ratio, s->n, sizeof *s->ratio, err) != VBC_OK)
+    return err->code;
+  return vbc_blob_put_array(out, s->y, s->n, sizeof *s->y, err);
+}
+
+static int buoy_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
+  (void)sim;
+  buoy_state *s = state;
+  uint64_t n = 0;
+  vbc_reader peek = *in; /* the sample count leads the first array */
+  if (vbc_penetration_load(&s->pen, &peek, err) != VBC_OK ||
+      vbc_reader_get(&peek, &n, sizeof n, err) != VBC_OK)
+    return err->code;
+  void *const arrays[] = {&s->t, &s->ratio, &s->y};
+  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y};
+  if (n > peek.left / sizeof *s->t)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu buoyancy samples (corrupt?)", in->what,
+                         (unsigned long long)n);
+  if (vbc_grow(&s->cap, (size_t)n, arrays, sizes, 3, err) != VBC_OK ||
+      vbc_penetration_load(&s->pen, in, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->t, (size_t)n, sizeof *s->t, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->ratio, (size_t)n, sizeof *s->ratio, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->y, (size_t)n, sizeof *s->y, err) != VBC_OK)
+    return err->code;
+  s->n = (size_t)n;
+  return VBC_OK;
+}
+
 const vbc_benchmark_type vbc_benchmark_buoyancy = {
     .name = "buoyancy",
     .summary = "a floating body: submerged ratio at rest vs the density ratio (Miyamoto §5.5)",
@@ -204,6 +238,8 @@ const vbc_benchmark_type vbc_benchmark_buoyancy = {
     .alloc = buoy_alloc,
     .free = buoy_free,
     .observe = buoy_observe,
+    .save = buoy_save,
+    .load = buoy_load,
     .series = buoy_series,
     .metrics = buoy_metrics,
 };

@@ -279,6 +279,30 @@ static const char *const dam_metric_names[] = {
     "front_error", "front_error_mean", "front_error_T", "front_points", "front_time_shift",
     "front_error_release", "final_front_Z", "column_width", "tank_width", NULL};
 
+/* Checkpoints: the samples so far (the arrays were sized for the whole run at alloc) and the
+ * latest front. */
+static int dam_save(const void *state, vbc_blob *out, vbc_error *err) {
+  const dam_state *s = state;
+  if (vbc_blob_put(out, &s->front_x, sizeof s->front_x, err) != VBC_OK ||
+      vbc_blob_put_array(out, s->T, s->n, sizeof *s->T, err) != VBC_OK)
+    return err->code;
+  return vbc_blob_put_array(out, s->Z, s->n, sizeof *s->Z, err);
+}
+
+static int dam_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
+  dam_state *s = state;
+  const size_t n = (size_t)sim->step + 1; /* t = 0 and every step so far */
+  if (n > s->cap)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: step %ld is past the run's end", in->what,
+                         sim->step);
+  if (vbc_reader_get(in, &s->front_x, sizeof s->front_x, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->T, n, sizeof *s->T, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->Z, n, sizeof *s->Z, err) != VBC_OK)
+    return err->code;
+  s->n = n;
+  return VBC_OK;
+}
+
 const vbc_benchmark_type vbc_benchmark_dam_break = {
     .name = "dam_break",
     .summary = "collapsing water column: surge front Z(T) vs Martin & Moyce 1952 "
@@ -289,6 +313,8 @@ const vbc_benchmark_type vbc_benchmark_dam_break = {
     .alloc = dam_alloc,
     .free = dam_free,
     .observe = dam_observe,
+    .save = dam_save,
+    .load = dam_load,
     .series = dam_series,
     .metrics = dam_metrics,
 };

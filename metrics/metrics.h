@@ -3,6 +3,7 @@
 #define VBC_BENCHMARKS_H
 
 #include "app/benchmark.h"
+#include "app/blob.h"
 #include "app/scene.h"
 
 extern const vbc_benchmark_type vbc_benchmark_hydrostatic;    /* Miyamoto §5.2 */
@@ -27,6 +28,9 @@ typedef struct vbc_penetration {
 void vbc_penetration_observe(vbc_penetration *pen, const struct vbc_sim *sim);
 /* At the end: a neighbour search at the final positions and their overlaps. */
 int vbc_penetration_final(vbc_penetration *pen, struct vbc_sim *sim, vbc_error *err);
+/* The tracker's maxima in a checkpoint (app/blob.h). */
+int vbc_penetration_save(const vbc_penetration *pen, struct vbc_blob *out, vbc_error *err);
+int vbc_penetration_load(vbc_penetration *pen, struct vbc_reader *in, vbc_error *err);
 /* metrics.max_penetration and metrics.max_fluid_penetration, divided by l. */
 void vbc_penetration_metrics(const vbc_penetration *pen, const struct vbc_sim *sim,
                              cJSON *metrics);

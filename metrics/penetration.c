@@ -70,3 +70,11 @@ void vbc_penetration_metrics(const vbc_penetration *pen, const vbc_sim *sim, cJS
   cJSON_AddNumberToObject(metrics, "max_penetration", pen->body / sim->sys.spacing);
   cJSON_AddNumberToObject(metrics, "max_fluid_penetration", pen->fluid / sim->sys.spacing);
 }
+
+int vbc_penetration_save(const vbc_penetration *pen, vbc_blob *out, vbc_error *err) {
+  return vbc_blob_put(out, pen, sizeof *pen, err);
+}
+
+int vbc_penetration_load(vbc_penetration *pen, vbc_reader *in, vbc_error *err) {
+  return vbc_reader_get(in, pen, sizeof *pen, err);
+}

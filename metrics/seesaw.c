@@ -134,6 +134,29 @@ static const char *const seesaw_metric_names[] = {
     "bottom_pressure_mean", "bottom_pressure_max", "top_pressure_mean", "top_pressure_max",
     "bottom_velocity_mean", "body_angular_velocity", NULL};
 
+/* Checkpoints: whether the first step was measured, its figures and its snapshot. */
+static int seesaw_save(const void *state, vbc_blob *out, vbc_error *err) {
+  const seesaw_state *s = state;
+  const double v[] = {s->bottom_p, s->bottom_pmax, s->top_p, s->top_pmax, s->bottom_u, s->omega};
+  if (vbc_blob_put(out, &s->done, sizeof s->done, err) != VBC_OK ||
+      vbc_blob_put(out, v, sizeof v, err) != VBC_OK)
+    return err->code;
+  return vbc_blob_put_array(out, s->snap, 7 * s->n, sizeof *s->snap, err);
+}
+
+static int seesaw_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
+  (void)sim;
+  seesaw_state *s = state;
+  double v[6];
+  if (vbc_reader_get(in, &s->done, sizeof s->done, err) != VBC_OK ||
+      vbc_reader_get(in, v, sizeof v, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->snap, 7 * s->n, sizeof *s->snap, err) != VBC_OK)
+    return err->code;
+  s->bottom_p = v[0], s->bottom_pmax = v[1], s->top_p = v[2], s->top_pmax = v[3];
+  s->bottom_u = v[4], s->omega = v[5];
+  return VBC_OK;
+}
+
 const vbc_benchmark_type vbc_benchmark_seesaw = {
     .name = "seesaw",
     .summary = "a pinned body between two fluid blocks: the first step's pressures "
@@ -144,6 +167,8 @@ const vbc_benchmark_type vbc_benchmark_seesaw = {
     .alloc = seesaw_alloc,
     .free = seesaw_free,
     .observe = seesaw_observe,
+    .save = seesaw_save,
+    .load = seesaw_load,
     .series = NULL,
     .metrics = seesaw_metrics,
 };

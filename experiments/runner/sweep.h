@@ -73,6 +73,10 @@ typedef struct vbc_sweep_spec {
   int nreplay_sets;
   int exact_reference;        /* `exact_reference`: every case but the state dump runs with
                                  vbc run --exact-reference (app/exact_reference.h) */
+  double checkpoint_seconds;  /* `checkpoint_seconds` (default 180; 0: off): every case that
+                                 runs a whole scene checkpoints whenever that many wall seconds
+                                 passed (vbc run --checkpoint-seconds), so only cases longer
+                                 than that write one, and a killed case resumes from it */
   const char **metrics;
   size_t nmetrics;
   vbc_sweep_plot *plots;
@@ -137,9 +141,10 @@ const char *vbc_case_state_name(vbc_case_state s);
 vbc_sweep_case *vbc_sweep_find_case(vbc_sweep *sw, const char *id);
 
 /* The argument vector of `vbc run` for a case (NULL-terminated, malloc'd strings; free with
- * vbc_sweep_argv_free). vbc is the binary; threads > 0 adds --threads. */
+ * vbc_sweep_argv_free). vbc is the binary; threads > 0 adds --threads; resume continues the
+ * case's directory from its checkpoint (--resume) instead of starting it (--out). */
 char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const char *vbc,
-                           int threads);
+                           int threads, int resume);
 void vbc_sweep_argv_free(char **argv);
 
 /* Run the cases that need it, up to jobs at once, each `vbc run` a separate process. force

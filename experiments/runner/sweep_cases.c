@@ -329,7 +329,7 @@ static int push(char **argv, int *n, const char *s) {
 }
 
 char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const char *vbc,
-                           int threads) {
+                           int threads, int resume) {
   const vbc_sweep_spec *s = &sw->spec;
   size_t max = 16 + 2 * ((size_t)s->nsets + (size_t)s->nreplay_sets + s->nkeys + 1);
   char **argv = calloc(max, sizeof *argv);
@@ -341,7 +341,13 @@ char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const c
     ok = push(argv, &n, "--set") && push(argv, &n, s->replay_sets[i]);
   for (size_t k = 0; ok && k < nvar; ++k) ok = push(argv, &n, "--set") && push(argv, &n, c->sets[k]);
   char dir[1100], num[32];
-  ok = ok && push(argv, &n, "--out") && push(argv, &n, vbc_sweep_case_dir(sw, c, dir, sizeof dir));
+  vbc_sweep_case_dir(sw, c, dir, sizeof dir);
+  const int whole = !c->is_state && !sw->state_file[0]; /* a whole run, not a dump or replay */
+  ok = ok && push(argv, &n, resume ? "--resume" : "--out") && push(argv, &n, dir);
+  if (ok && whole && s->checkpoint_seconds > 0.0) {
+    snprintf(num, sizeof num, "%.17g", s->checkpoint_seconds);
+    ok = push(argv, &n, "--checkpoint-seconds") && push(argv, &n, num);
+  }
   if (ok && c->is_state) {
     snprintf(num, sizeof num, "%ld", s->state_step);
     ok = push(argv, &n, "--dump-state") && push(argv, &n, num) && push(argv, &n, sw->state_file);

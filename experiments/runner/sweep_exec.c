@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/checkpoint.h"
 #include "app/files.h"
 #include "app/json_file.h"
 #include "core/json_util.h"
@@ -100,13 +101,24 @@ typedef struct slot {
   double started;
 } slot;
 
+/* A case killed after it wrote a checkpoint (and before summary.json) resumes from it. */
+static int resumable(const char *dir) {
+  char path[1200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  if (stat(path, &st) == 0) return 0;
+  snprintf(path, sizeof path, "%s/%s", dir, VBC_CHECKPOINT_FILE);
+  return stat(path, &st) == 0;
+}
+
 static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc, int threads,
                         vbc_error *err) {
   char dir[1100], log[1200];
   vbc_sweep_case_dir(sw, c, dir, sizeof dir);
-  char **argv = vbc_sweep_case_argv(sw, c, vbc, threads);
+  const int resume = resumable(dir);
+  char **argv = vbc_sweep_case_argv(sw, c, vbc, threads, resume);
   if (argv == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory"), -1;
-  if (fresh_dir(dir, err) != VBC_OK || write_case_json(sw, c, argv, err) != VBC_OK) {
+  if ((!resume && fresh_dir(dir, err) != VBC_OK) || write_case_json(sw, c, argv, err) != VBC_OK) {
     vbc_sweep_argv_free(argv);
     return -1;
   }

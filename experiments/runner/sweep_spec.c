@@ -365,7 +365,7 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
                         int ncli_sets, vbc_error *err) {
   static const char *const keys[] = {"name", "description", "scene", "set", "vary", "zip",
                                      "repeat", "from_state", "exact_reference", "metrics",
-                                     "plots", NULL};
+                                     "plots", "checkpoint_seconds", NULL};
   memset(s, 0, sizeof *s);
   snprintf(s->file, sizeof s->file, "%s", path);
   const char *slash = strrchr(path, '/');
@@ -384,7 +384,9 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
       opt_string(s, s->root, "", "description", "", &s->description, err) ||
       opt_string(s, s->root, "", "scene", NULL, &scene, err) ||
       vbc_json_integer(&c, s->root, "", "repeat", 1, 1, 1000, &repeat) ||
-      vbc_json_bool(&c, s->root, "", "exact_reference", 0, &s->exact_reference))
+      vbc_json_bool(&c, s->root, "", "exact_reference", 0, &s->exact_reference) ||
+      vbc_json_number(&c, s->root, "", "checkpoint_seconds", 180.0, 0.0, 0, 1e9,
+                      &s->checkpoint_seconds))
     return err->code;
   if (s->name == NULL) {
     cJSON_AddStringToObject(s->root, "name", unnamed);
