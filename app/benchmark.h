@@ -10,6 +10,10 @@
 #include "core/error.h"
 #include "core/params.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct vbc_sim;
 struct vbc_blob;
 struct vbc_reader;
@@ -38,5 +42,9 @@ typedef struct vbc_benchmark_type {
   int (*metrics)(void *state, struct vbc_sim *sim, cJSON *metrics, const char *outdir,
                  vbc_error *err);
 } vbc_benchmark_type;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

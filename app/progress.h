@@ -7,6 +7,10 @@
 
 #include "core/clock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum vbc_progress_mode { VBC_PROGRESS_OFF, VBC_PROGRESS_BAR, VBC_PROGRESS_LINES } vbc_progress_mode;
 
 typedef struct vbc_progress {
@@ -19,5 +23,9 @@ void vbc_progress_init(vbc_progress *p, vbc_progress_mode mode, FILE *out);
 void vbc_progress_update(vbc_progress *p, long step, long nsteps, double t, double mean_iters,
                          double rel_residual, int output_step);
 void vbc_progress_done(vbc_progress *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include "core/constraint.h"
 #include "core/coupler.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { VBC_REGISTRY_MAX = 32 }; /* modules of one sort */
 
 typedef struct vbc_registry {
@@ -58,5 +62,9 @@ int vbc_registry_method_key_known(const vbc_registry *r, const char *key);
 /* `vbc list`: every module with its kind and parameters, every coupler with its groups and
  * stages. */
 void vbc_registry_print(const vbc_registry *r, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -363,6 +363,8 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   return rc;
 }
 
+const char *vbc_version(void) { return VBC_VERSION; }
+
 int vbc_check(const vbc_scene *sc, vbc_error *err) {
   vbc_sim sim;
   int rc = vbc_sim_init(&sim, sc, err);

@@ -5,6 +5,10 @@
 #include "app/progress.h"
 #include "app/scene.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct vbc_run_options {
   const char *out_dir;
   vbc_progress_mode progress;
@@ -41,8 +45,15 @@ typedef struct vbc_run_options {
  * 1..steps (--dump-state, --dump-lcp), an LCP directory that cannot be written, or a state file that is unreadable or does not fit the scene. */
 int vbc_run(const vbc_scene *scene, const vbc_run_options *opt, vbc_error *err);
 
+/* The library's version ("0.1.0"). */
+const char *vbc_version(void);
+
 /* Everything `vbc run` checks before the first step (particles, overlaps, modules, benchmark),
  * without writing anything: the second half of `vbc validate`. */
 int vbc_check(const vbc_scene *scene, vbc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "core/kernel.h"
 #include "core/vec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct vbc_registry;
 struct vbc_benchmark_type;
 
@@ -114,5 +118,9 @@ typedef struct vbc_scene {
 int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
                    const struct vbc_registry *registry, vbc_error *err);
 void vbc_scene_free(vbc_scene *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 #include "core/error.h"
 #include "core/vec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum vbc_motion {
   VBC_MOTION_FREE = 0,
   VBC_MOTION_FIXED = 1,
@@ -135,5 +139,9 @@ void vbc_body_project(vbc_body *b, int dim, const vbc_vec *pos, const vbc_vec *v
 
 /* Kinetic energy 1/2 m |v|^2 + 1/2 w . I_world w (0 for infinite-mass bodies). */
 double vbc_body_kinetic_energy(const vbc_body *b, int dim);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

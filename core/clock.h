@@ -2,6 +2,14 @@
 #ifndef VBC_CLOCK_H
 #define VBC_CLOCK_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 double vbc_now(void); /* monotonic seconds */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -38,6 +38,10 @@
 #include "core/params.h"
 #include "core/particles.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct vbc_problem;
 struct vbc_solver;
 
@@ -390,5 +394,9 @@ static inline double vbc_pgs_row(vbc_rows *rows, size_t k, double jv, double ome
   rows->impulse[k] = next;
   return next - lambda;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

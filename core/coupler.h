@@ -20,6 +20,10 @@
 
 #include "core/constraint.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
   VBC_MAX_SLOTS = 8,  /* blocks one coupler owns */
   VBC_MAX_STAGES = 8, /* solves in one step */
@@ -154,5 +158,9 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err);
 const vbc_group_spec *vbc_coupler_group(const vbc_coupler_type *type, const char *key);
 const vbc_method_group *vbc_method_group_find(const vbc_method_group *groups, size_t n,
                                               const char *key);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

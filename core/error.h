@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
   VBC_OK = 0,
   VBC_EXIT_INPUT = 2,   /* bad input: the scene, an argument, a parameter */
@@ -36,5 +40,9 @@ char *vbc_strdup(const char *s, vbc_error *err);
  * valid (some may have grown). */
 int vbc_grow(size_t *cap, size_t need, void *const *arrays, const size_t *sizes, size_t n,
              vbc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "core/error.h"
 #include "core/vec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct vbc_grid {
   int dim;
   double cell;
@@ -63,5 +67,9 @@ void vbc_neighbors_free(vbc_neighbors *nb);
 int vbc_colouring_build(vbc_colouring *c, const vbc_grid *g, const long *row_of,
                         vbc_error *err);
 void vbc_colouring_free(vbc_colouring *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

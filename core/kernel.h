@@ -16,6 +16,10 @@
 
 #include "core/vec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 static inline double vbc_mps_w(double r, double re) {
   if (r >= re) return 0.0;
   double s = 1.0 - r / re;
@@ -50,5 +54,9 @@ double vbc_sph_W(const vbc_sph_kernel *k, double r);
 double vbc_sph_dW(const vbc_sph_kernel *k, double r); /* dW/dr */
 /* grad_i W(|r_i - r_j|): rij = r_i - r_j, r = |rij|. Zero for r = 0. */
 vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

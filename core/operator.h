@@ -9,6 +9,10 @@
 
 #include "core/constraint.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* M = S J W J^T S over n listed rows: row i is row row[i] of block block[i] of pb, with sign
  * sign[i] (+1 or -1: Lemke splits a bilateral row into two). Every block with a listed row must
  * offer its Jacobian (VBC_EXIT_INPUT naming the block otherwise). M is n x n, CSR, entries of a
@@ -27,5 +31,9 @@ int vbc_problem_assemble(const vbc_problem *pb, vbc_sparse *A, vbc_error *err);
 /* The block that keeps pb's operator from being assembled (no own operator where it would be
  * used, no Jacobian), or NULL: for solvers' set-up checks. */
 const vbc_block *vbc_problem_unassemblable(const vbc_problem *pb);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

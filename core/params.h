@@ -11,6 +11,10 @@
 
 #include "core/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum vbc_param_kind {
   VBC_PARAM_NUMBER,
   VBC_PARAM_INTEGER,
@@ -36,5 +40,9 @@ int vbc_params_resolve(cJSON *obj, const vbc_param_spec *specs, const char *file
 /* Read a resolved value (callers pass an object that went through vbc_params_resolve). */
 double vbc_param_number(const cJSON *obj, const vbc_param_spec *specs, const char *key);
 int vbc_param_bool(const cJSON *obj, const vbc_param_spec *specs, const char *key);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

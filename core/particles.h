@@ -12,6 +12,10 @@
 #include "core/error.h"
 #include "core/vec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum vbc_kind { VBC_FLUID = 0, VBC_RIGID = 1, VBC_WALL = 2 } vbc_kind;
 
 typedef struct vbc_particles {
@@ -32,5 +36,9 @@ long vbc_particles_add(vbc_particles *p, vbc_vec pos, vbc_vec vel, vbc_kind kind
 void vbc_particles_free(vbc_particles *p);
 size_t vbc_particles_count(const vbc_particles *p, vbc_kind kind);
 const char *vbc_kind_name(vbc_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include <math.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct vbc_vec {
   double x, y, z;
 } vbc_vec;
@@ -46,5 +50,9 @@ static inline void vbc_vec_set(vbc_vec *a, int axis, double value) {
 static inline int vbc_vec_isfinite(vbc_vec a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages vbc needs, when some are missing (the README's commands call this).
 set -eu
-PACKAGES="gcc make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox"
+PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -5,6 +5,10 @@
 
 #include <math.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define VBC_SOLVE_CONTROL_PARAMS(tol_default, max_default, err_default, min_default)          \
   {"tolerance", VBC_PARAM_NUMBER, (tol_default), 0.0, 1.0, 1,                                 \
    "stop when the residual (energy norm of the natural LCP residual) falls to this fraction " \
@@ -17,5 +21,9 @@
        "the other blocks (contacts); 0: off"},                                                \
       {"min_iterations", VBC_PARAM_INTEGER, (min_default), 0.0, 1e9, 0,                       \
        "never stop for tolerance before this many iterations"}
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
