@@ -217,12 +217,10 @@ static int add_state_case(vbc_sweep *sw, vbc_sweep_case *c, unsigned long long *
   c->is_state = 1;
   c->sets = vbc_calloc(1, sizeof *c->sets, err);
   if (c->sets == NULL) return err->code;
-  c->sets[0] = strdup(end);
   char label[96];
   snprintf(label, sizeof label, "frozen state at step %ld", sw->spec.state_step);
-  c->label = strdup(label);
-  if (c->sets[0] == NULL || c->label == NULL)
-    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  if ((c->sets[0] = vbc_strdup(end, err)) == NULL || (c->label = vbc_strdup(label, err)) == NULL)
+    return err->code;
   char dir[1100];
   snprintf(sw->state_file, sizeof sw->state_file, "%s/state.bin",
            vbc_sweep_case_dir(sw, c, dir, sizeof dir));

@@ -41,17 +41,12 @@ static int is_number(const char *s) {
 }
 
 static int append_row(vbc_table *t, char **fields, size_t n, size_t *cap, vbc_error *err) {
-  if (t->nrows == *cap) {
-    *cap = *cap ? 2 * *cap : 256;
-    char **c = realloc(t->cells, *cap * t->ncols * sizeof *c);
-    if (c == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
-    t->cells = c;
-  }
-  for (size_t j = 0; j < t->ncols; ++j) {
-    char *s = strdup(j < n ? fields[j] : "");
-    if (s == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
-    t->cells[t->nrows * t->ncols + j] = s;
-  }
+  if (vbc_grow(cap, t->nrows + 1, (void *[]){&t->cells}, (size_t[]){t->ncols * sizeof *t->cells},
+               1, err) != VBC_OK)
+    return err->code;
+  for (size_t j = 0; j < t->ncols; ++j)
+    if ((t->cells[t->nrows * t->ncols + j] = vbc_strdup(j < n ? fields[j] : "", err)) == NULL)
+      return err->code;
   t->nrows++;
   return VBC_OK;
 }
@@ -71,11 +66,9 @@ int vbc_table_read(vbc_table *t, const char *path, vbc_error *err) {
     if (t->ncols == 0) {
       t->ncols = n;
       if (!is_number(fields[0])) { /* a header */
-        t->names = calloc(n, sizeof *t->names);
-        if (t->names == NULL) rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+        if ((t->names = vbc_calloc(n, sizeof *t->names, err)) == NULL) rc = err->code;
         for (size_t j = 0; rc == VBC_OK && j < n; ++j)
-          if ((t->names[j] = strdup(fields[j])) == NULL)
-            rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+          if ((t->names[j] = vbc_strdup(fields[j], err)) == NULL) rc = err->code;
         continue;
       }
     }

@@ -274,9 +274,9 @@ int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, 
   char cwd[1024];
   if (getcwd(cwd, sizeof cwd) == NULL)
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "getcwd: %s", strerror(errno));
-  size_t cap = 4096, len = 0;
-  char *text = malloc(cap);
-  if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  size_t cap = 0, len = 0;
+  char *text = NULL;
+  if (vbc_grow(&cap, 1, (void *[]){&text}, (size_t[]){1}, 1, err) != VBC_OK) return err->code;
   text[0] = '\0';
   *njobs = 0;
   for (size_t i = 0; i < sw->ncases; ++i) {
@@ -287,11 +287,8 @@ int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, 
                      "--case %s%s\n", cwd, vbc, sw->spec.file, sw->out, sw->cases_dir, c->id,
                      force ? " --force" : "");
     if (n >= (int)sizeof line) continue;
-    while (len + (size_t)n + 1 > cap) {
-      char *t = realloc(text, cap *= 2);
-      if (t == NULL) return free(text), vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
-      text = t;
-    }
+    if (vbc_grow(&cap, len + (size_t)n + 1, (void *[]){&text}, (size_t[]){1}, 1, err) != VBC_OK)
+      return free(text), err->code;
     memcpy(text + len, line, (size_t)n + 1);
     len += (size_t)n;
     (*njobs)++;

@@ -85,9 +85,9 @@ static int assignments(vbc_sweep_spec *s, const cJSON *obj, const char *path,
   cJSON_ArrayForEach(e, obj) {
     char *value = cJSON_PrintUnformatted(e);
     size_t len = strlen(e->string) + (value ? strlen(value) : 0) + 2;
-    char *a = malloc(len);
-    if (value == NULL || a == NULL) {
-      free(value), free(a);
+    char *a = value ? vbc_realloc(NULL, len, 1, err) : NULL;
+    if (a == NULL) {
+      free(value);
       return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
     }
     snprintf(a, len, "%s=%s", e->string, value);
@@ -95,8 +95,7 @@ static int assignments(vbc_sweep_spec *s, const cJSON *obj, const char *path,
     sets[(*nout)++] = a;
   }
   for (int i = 0; i < ncli; ++i)
-    if ((sets[(*nout)++] = strdup(cli[i])) == NULL)
-      return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+    if ((sets[(*nout)++] = vbc_strdup(cli[i], err)) == NULL) return err->code;
   return VBC_OK;
 }
 
