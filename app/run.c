@@ -23,6 +23,7 @@
 #include "app/lcp_dump.h"
 #include "core/number_density.h"
 #include "app/output.h"
+#include "app/profile.h"
 #include "app/run.h"
 #include "app/sim.h"
 #include "app/state_file.h"
@@ -201,21 +202,31 @@ static int one_step(loop *L, vbc_error *err) {
   if (L->opt->exact_reference) exact_reference_note(L);
   if (rc != VBC_OK) return step_failed(L, rep, err);
   sim->time = (double)sim->step * sc->dt;
+  vbc_run_stats *st = &L->stats;
+  double t0 = vbc_now();
   if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, rep, err);
-  L->stats.steps_run++;
-  if (vbc_run_stats_add(&L->stats, rep, err) != VBC_OK) return err->code;
+  st->steps_run++;
+  if (vbc_run_stats_add(st, rep, err) != VBC_OK) return err->code;
   warn_iteration_cap(L, rep);
-  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep->traced);
+  double t1 = vbc_now();
+  st->check_seconds += t1 - t0;
   if (L->bench && L->bench->observe && L->bench->observe(L->bench_state, sim, err) != VBC_OK)
     return err->code;
+  t0 = vbc_now();
+  st->observe_seconds += t0 - t1;
+  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep->traced);
   int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
   if (output_step) write_series(L);
   if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
     if (vbc_output_frame(&L->out, &sim->particles, sim->time, err) != VBC_OK) return err->code;
   vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time,
-                      vbc_run_stats_mean_iterations(&L->stats),
-                      L->stats.stage[L->stats.primary].last_relres, output_step);
-  return maybe_checkpoint(L, err);
+                      vbc_run_stats_mean_iterations(st), st->stage[st->primary].last_relres,
+                      output_step);
+  t1 = vbc_now();
+  st->output_seconds += t1 - t0;
+  rc = maybe_checkpoint(L, err);
+  st->checkpoint_seconds += vbc_now() - t1;
+  return rc;
 }
 
 /* The state before the failing step becomes the last frame; every stream is closed. */
@@ -349,6 +360,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
                                err);
       cJSON_Delete(metrics);
       if (rc == VBC_OK) remove_checkpoint(L->out.dir); /* the run is complete */
+      if (rc == VBC_OK && opt->profile) vbc_profile_print(&L->stats, &L->sim, stderr);
     }
   }
   if (L->out.series.f) vbc_file_discard(&L->out.series);

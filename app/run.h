@@ -32,6 +32,7 @@ typedef struct vbc_run_options {
    * STEPS steps, or after the first step that ends S wall seconds after the previous checkpoint
    * (or the start); 0: never (app/checkpoint.h). --resume: continue from out_dir's checkpoint
    * instead of the start. sets (nsets) are the run's --set assignments, recorded in checkpoints. */
+  int profile; /* --profile: print where the wall time went (app/profile.h) at the end */
   long checkpoint_every;
   double checkpoint_seconds;
   int resume;

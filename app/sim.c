@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/generate.h"
+#include "core/clock.h"
 #include "core/parallel.h"
 #include "app/sim.h"
 #include "core/viscosity.h"
@@ -211,8 +212,10 @@ void vbc_sim_advect(vbc_sim *sim) {
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
+  const double t0 = vbc_now();
   for (size_t k = 0; k < sim->sys.nbodies; ++k) vbc_body_integrate(&sim->bodies[k], h);
   vbc_sim_place_bodies(sim);
+  sim->body_seconds += vbc_now() - t0;
 }
 
 static int outside(const vbc_sim *sim, vbc_vec x) {

@@ -25,6 +25,7 @@ typedef struct vbc_sim {
   vbc_vec *acc; /* scratch: explicit accelerations */
   long step, nsteps;
   double time;
+  double body_seconds; /* wall time of the bodies' integration (vbc_sim_advect), a timing */
   vbc_coupling coupling; /* the scene's coupler: its blocks, solvers and stages */
 } vbc_sim;
 

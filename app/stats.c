@@ -58,13 +58,20 @@ static int stage_add(vbc_stage_stats *g, const vbc_stage_report *r, vbc_error *e
   }
   g->rows_total += r->rows;
   if (r->rows > g->rows_max) g->rows_max = r->rows;
+  g->solve_seconds += res->seconds;
+  g->row_iterations += (double)r->rows * (double)res->iterations;
   if (add_figures(g, &res->stats, err) != VBC_OK) return err->code;
   return add_figures(g, &r->figures, err);
 }
 
 int vbc_run_stats_add(vbc_run_stats *st, const vbc_step_report *rep, vbc_error *err) {
+  st->neighbours_seconds += rep->neighbours_seconds;
+  st->explicit_seconds += rep->explicit_seconds;
+  st->advect_seconds += rep->advect_seconds;
   for (size_t s = 0; s < rep->nstages && s < st->nstages; ++s) {
     const vbc_stage_report *r = &rep->stage[s];
+    st->stage[s].prepare_seconds += r->prepare_seconds;
+    st->stage[s].hook_seconds += r->hook_seconds;
     if (!r->solved) continue;
     if (stage_add(&st->stage[s], r, err) != VBC_OK) return err->code;
     if (s != st->primary) continue;

@@ -29,6 +29,8 @@ typedef struct vbc_stage_stats {
   long error_solves;           /* solves whose blocks had an error measure */
   double error_sum, error_max; /* their final mean constraint error (density error) */
   size_t rows_total, rows_max;
+  /* wall seconds: rows built and written back, solves, hooks; rows x iterations of the solves */
+  double prepare_seconds, solve_seconds, hook_seconds, row_iterations;
   size_t nfigures;
   vbc_figure_stats figure[2 * VBC_MAX_FIGURES];
 } vbc_stage_stats;
@@ -42,6 +44,10 @@ typedef struct vbc_run_stats {
   int threads;
   long steps_run; /* steps completed by this process (all of them, or 1 with --from-state) */
   double wall_seconds;
+  /* where a step's wall time goes besides the stages (summary.json timing, vbc run --profile):
+   * the simulation's parts of the step, and the time loop's own */
+  double neighbours_seconds, explicit_seconds, advect_seconds, body_seconds;
+  double output_seconds, observe_seconds, checkpoint_seconds, check_seconds;
 } vbc_run_stats;
 
 /* Empty statistics for the stages of coupling c. */

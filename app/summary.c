@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app/json_file.h"
+#include "app/profile.h"
 #include "core/json_util.h"
 #include "app/summary.h"
 
@@ -110,6 +111,7 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                               ? (double)sim->nfluid * (double)st->steps_run / st->wall_seconds
                               : 0.0);
   cJSON_AddItemToObject(root, "solver", solver_stats(st));
+  cJSON_AddItemToObject(root, "timing", vbc_profile_json(st, sim));
   cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();
   stage_metrics(st, m);
   cJSON_AddItemToObject(root, "metrics", m);

@@ -17,6 +17,7 @@ static const char usage[] =
     "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
     "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
     "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"
+    "               [--profile]\n"
     "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
@@ -61,6 +62,9 @@ static const char usage[] =
     "                   |z - z*|/|z*| and |w - w*|/|w* - q| (max norms) as reference_error and\n"
     "                   reference_w_error in convergence.csv; the results do not change\n"
     "                   (docs/lcp.md)\n"
+    "  --profile        print at the end where the wall time went: neighbour search, explicit\n"
+    "                   terms, each stage's rows and solve (us per row-iteration), bodies,\n"
+    "                   output (summary.json has it as `timing` either way)\n"
     "  --checkpoint-every STEPS, --checkpoint-seconds S\n"
     "                   write DIR/checkpoint.vbc after every STEPS steps, or whenever S wall\n"
     "                   seconds have passed since the last one (atomically; removed when the\n"
@@ -74,7 +78,7 @@ static const char usage[] =
 typedef struct args {
   const char *command, *scene, *out;
   const char *sets[256];
-  int nsets, threads, quiet, exact_reference;
+  int nsets, threads, quiet, exact_reference, profile;
   long dump_step, dump_lcp_step, checkpoint_every;
   double checkpoint_seconds;
   const char *dump_path, *from_state, *dump_lcp_dir, *resume;
@@ -108,6 +112,8 @@ static int parse(int argc, char **argv, args *a) {
       a->threads = (int)n;
     } else if (strcmp(s, "--quiet") == 0) {
       a->quiet = 1;
+    } else if (strcmp(s, "--profile") == 0) {
+      a->profile = 1;
     } else if (strcmp(s, "--exact-reference") == 0) {
       a->exact_reference = 1;
     } else if (strcmp(s, "--dump-state") == 0) {
@@ -209,7 +215,7 @@ static int cmd_run(args *a, const vbc_registry *reg) {
                          .dump_step = a->dump_step, .dump_path = a->dump_path,
                          .from_state = a->from_state, .dump_lcp_step = a->dump_lcp_step,
                          .dump_lcp_dir = a->dump_lcp_dir, .exact_reference = a->exact_reference,
-                         .checkpoint_every = a->checkpoint_every,
+                         .profile = a->profile, .checkpoint_every = a->checkpoint_every,
                          .checkpoint_seconds = a->checkpoint_seconds, .resume = a->resume != NULL,
                          .sets = a->sets, .nsets = a->nsets};
   rc = vbc_run(&scene, &opt, &err);
@@ -258,7 +264,7 @@ int vbc_main(int argc, char **argv) {
   if (a.scene == NULL && a.nsets)
     return bad_usage("%s: --set needs the scene file (without one, --resume takes the "
                      "checkpoint's assignments)", cmd);
-  if (!run && (a.out || a.threads || a.quiet || a.dump_path || a.from_state || a.dump_lcp_dir ||
+  if (!run && (a.out || a.threads || a.quiet || a.profile || a.dump_path || a.from_state || a.dump_lcp_dir ||
                a.exact_reference || a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0))
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)

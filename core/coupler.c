@@ -2,6 +2,7 @@
  * the step skeleton and its report; see coupler.h. */
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/coupler.h"
 
 const vbc_group_spec *vbc_coupler_group(const vbc_coupler_type *type, const char *key) {
@@ -114,17 +115,23 @@ static size_t problem_rows(const vbc_problem *pb) {
 static int solve_stage(vbc_coupling *c, size_t s, vbc_stage_report *r, vbc_error *err) {
   const vbc_stage_spec *st = &c->type->stages[s];
   vbc_problem *pb = &c->problem[s];
+  double t0 = vbc_now();
   if (vbc_problem_prepare(pb, err) != VBC_OK) return err->code;
+  r->prepare_seconds += vbc_now() - t0;
   r->rows = problem_rows(pb);
   if (st->skip_without_rows && r->rows == 0) return VBC_OK;
+  t0 = vbc_now();
   if (st->start && st->start(c, s, err) != VBC_OK) return err->code;
+  r->hook_seconds += vbc_now() - t0;
   vbc_solve_trace *trace = NULL;
   if (s == c->type->primary) {
     c->report->traced = pb; /* before the solve: a failed solve's trace is written too */
     trace = c->report->trace;
   }
   if (vbc_solve(&c->solver[s], pb, &r->result, trace, err) != VBC_OK) return err->code;
+  t0 = vbc_now();
   vbc_problem_finish(pb);
+  r->prepare_seconds += vbc_now() - t0;
   r->solved = 1;
   return VBC_OK;
 }
@@ -136,12 +143,16 @@ static int run_stage(vbc_coupling *c, size_t s, vbc_error *err) {
   memset(r, 0, sizeof *r);
   r->label = st->label;
   r->solver = c->solver[s].type;
+  double t0 = vbc_now();
   if (st->before && st->before(c, s, err) != VBC_OK) return err->code;
+  r->hook_seconds = vbc_now() - t0;
   int rc = solve_stage(c, s, r, err);
+  t0 = vbc_now();
   if (st->after && (r->solved || rc != VBC_OK || !st->skip_without_rows)) {
     if (rc != VBC_OK) st->after(c, s, 0, &(vbc_error){0}); /* restore only */
     else rc = st->after(c, s, 1, err);
   }
+  r->hook_seconds += vbc_now() - t0;
   return rc;
 }
 
@@ -150,11 +161,17 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err) {
   memset(rep, 0, sizeof *rep);
   rep->trace = trace;
   c->report = rep;
+  double t0 = vbc_now();
   int rc = c->ops.neighbours(c->ops.ctx, err);
+  rep->neighbours_seconds = vbc_now() - t0;
   if (rc == VBC_OK && c->type->begin_step) rc = c->type->begin_step(c, err);
+  t0 = vbc_now();
   if (rc == VBC_OK) c->ops.explicit_terms(c->ops.ctx);
+  rep->explicit_seconds = vbc_now() - t0;
   for (size_t s = 0; rc == VBC_OK && s < c->type->nstages; ++s) rc = run_stage(c, s, err);
+  t0 = vbc_now();
   if (rc == VBC_OK) c->ops.advect(c->ops.ctx);
+  rep->advect_seconds = vbc_now() - t0;
   c->report = NULL;
   return rc;
 }

@@ -116,6 +116,9 @@ typedef struct vbc_stage_report {
   size_t rows; /* of all its blocks */
   vbc_solve_result result;
   vbc_solve_stats figures; /* the stage's hooks' (the solver's are in result.stats) */
+  /* wall seconds of the rows' preparation and finish, and of the hooks (the solve's own are in
+   * result.seconds) */
+  double prepare_seconds, hook_seconds;
 } vbc_stage_report;
 
 /* What one step did, for statistics, series.csv and convergence.csv. */
@@ -125,6 +128,8 @@ typedef struct vbc_step_report {
   vbc_solve_trace *trace;    /* set by the caller: the primary stage's solve is traced into it */
   const vbc_problem *traced; /* the primary stage's problem once its solve started (its blocks'
                                 labels name convergence.csv's rows), NULL before */
+  /* wall seconds of the simulation's parts of the step (vbc_step_ops) */
+  double neighbours_seconds, explicit_seconds, advect_seconds;
 } vbc_step_report;
 
 struct vbc_coupling {

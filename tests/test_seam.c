@@ -149,6 +149,26 @@ Test(seam, the_summary_lists_every_stage_with_its_figures) {
   cr_assert_eq(json_number(s, "solver.stages.1.max_rows_seen"),
                json_number(s, "solver.stages.1.rows_max"));
   cr_assert(isnan(json_number(s, "metrics.max_rows_seen")), "not a metrics stage");
+  /* timing: the phases and stages add up to no more than the wall time */
+  double sum = 0.0;
+  const cJSON *phases = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "timing"), "phases"), *p;
+  cJSON_ArrayForEach(p, phases) {
+    cr_assert_geq(p->valuedouble, 0.0, "%s", p->string);
+    sum += p->valuedouble;
+  }
+  for (int k = 0; k < 3; ++k) {
+    char key[64];
+    snprintf(key, sizeof key, "timing.stages.%d.solve_seconds", k);
+    sum += json_number(s, key);
+    snprintf(key, sizeof key, "timing.stages.%d.prepare_seconds", k);
+    sum += json_number(s, key);
+    snprintf(key, sizeof key, "timing.stages.%d.hook_seconds", k);
+    sum += json_number(s, key);
+  }
+  cr_assert_float_eq(sum, json_number(s, "timing.wall_seconds"), 1e-6 + 1e-9 * sum,
+                     "phases + stages + other = wall");
+  cr_assert_geq(json_number(s, "timing.stages.1.us_per_row_iteration"), 0.0);
+  cr_assert_eq(json_number(s, "timing.steps"), 5.0);
   cJSON_Delete(s);
 }
 
@@ -214,4 +234,18 @@ Test(solve_loop, more_than_the_block_limit_is_a_system_error) {
   cr_assert(strstr(err.message, "VBC_MAX_BLOCKS"), "%s", err.message);
   vbc_solver_free(&s);
   for (int k = 0; k <= VBC_MAX_BLOCKS; ++k) vbc_block_free(&b[k]);
+}
+
+/* vbc run --profile prints where the wall time went. */
+Test(seam, profile_prints_the_time_of_every_phase_and_stage) {
+  const char *dir = test_dir("seam_profile");
+  const char *args[] = {"run", source_path("experiments/scenes/hydrostatic.json"), "--set",
+                        "spacing=0.05", "--set", "time.end=0.005", "--out", dir, "--quiet",
+                        "--profile", NULL};
+  char *err = NULL;
+  cr_assert_eq(run_vbc(args, &err), 0);
+  cr_assert(err && strstr(err, "vbc profile: 5 steps") && strstr(err, "neighbour_search") &&
+                strstr(err, "stage coupled: solve (pgs)") && strstr(err, "us per row-iteration"),
+            "%s", err ? err : "");
+  free(err);
 }
