@@ -8,6 +8,9 @@ static void print_params(FILE *out, const vbc_param_spec *p) {
     if (p->kind == VBC_PARAM_BOOL)
       fprintf(out, "      %-20s %-6s (default %s)  %s\n", p->key, "bool",
               p->def != 0.0 ? "true" : "false", p->doc);
+    else if (p->kind == VBC_PARAM_CHOICE)
+      fprintf(out, "      %-20s %-6s (default \"%s\")  %s\n", p->key, "word",
+              p->choices[(int)p->def], p->doc);
     else
       fprintf(out, "      %-20s %-6s (default %g)  %s\n", p->key,
               p->kind == VBC_PARAM_INTEGER ? "int" : "number", p->def, p->doc);

@@ -22,7 +22,7 @@ static const char usage[] =
     "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
-    "       vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] [--tol T]\n"
+    "       vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n"
     "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
     "       vbc --help | --version\n"
     "\n"

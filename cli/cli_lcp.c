@@ -1,4 +1,4 @@
-/* cli_lcp.c — `vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N]
+/* cli_lcp.c — `vbc lcp FILE [--solver NAME] [--max-pivots N] [--max-iterations N]
  * [--tol T] [--reference REF] [--trace FILE.csv]`: solve one linear complementarity problem read
  * from a file (issue 7; docs/lcp.md).
  *
@@ -59,7 +59,7 @@ typedef struct lcp_args {
 } lcp_args;
 
 static const char lcp_usage_line[] =
-    "usage: vbc lcp FILE [--solver lemke|pgs|jacobi] [--max-pivots N] [--max-iterations N] "
+    "usage: vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] "
     "[--tol T]\n               [--omega W] [--reference REF.json] [--trace FILE.csv]\n";
 
 static int lcp_usage(const char *fmt, const char *what) {
@@ -90,9 +90,9 @@ static int parse_args(int argc, char **argv, lcp_args *a) {
     const char *s = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(s, "--solver") == 0) {
-      if (!v) return lcp_usage("%s needs lemke, pgs or jacobi", s);
-      if (strcmp(v, "lemke") && strcmp(v, "pgs") && strcmp(v, "jacobi"))
-        return lcp_usage("--solver: expected lemke, pgs or jacobi, got %s", v);
+      if (!v) return lcp_usage("%s needs a registered solver (lemke, pgs, mprgp, ...)", s);
+      if (vbc_registry_solver(a->registry, v) == NULL)
+        return lcp_usage("--solver: expected a registered solver (vbc list), got %s", v);
       a->solver = v;
       ++i;
     } else if (strcmp(s, "--max-pivots") == 0) {

@@ -9,7 +9,8 @@ static const vbc_block_type *const blocks[] = {&vbc_block_mps, &vbc_block_sph_de
                                                &vbc_block_contact, &vbc_block_pin,
                                                &vbc_block_lcp_matrix};
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,
-                                                 &vbc_solver_lemke};
+                                                 &vbc_solver_lemke, &vbc_solver_cg,
+                                                 &vbc_solver_mprgp};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
                                                   &vbc_coupler_akinci,
                                                   &vbc_coupler_lemke_contacts};

@@ -92,6 +92,7 @@ const char *vbc_stop_reason_name(vbc_stop_reason r) {
     case VBC_STOP_MAX_ITERATIONS: return "max_iterations";
     case VBC_STOP_ROUND_OFF: return "round_off";
     case VBC_STOP_ERROR: return "error_tolerance";
+    case VBC_STOP_BREAKDOWN: return "breakdown";
     default: return "?";
   }
 }
@@ -351,7 +352,13 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   const double t0 = vbc_now();
   excluded = 0.0; /* iteration 0's measure came before the clock started */
   for (int it = 1; it <= c->max_iterations; ++it) {
-    if (s->type->iterate(s->state, pb, err) != VBC_OK) return err->code;
+    const int step = s->type->iterate(s->state, pb, err);
+    if (step == VBC_ITERATE_BREAKDOWN) {
+      res->reason = VBC_STOP_BREAKDOWN;
+      res->residual = vbc_problem_residual(pb, per_block);
+      return VBC_OK;
+    }
+    if (step != VBC_OK) return err->code;
     double r = vbc_problem_residual(pb, per_block);
     res->iterations = it;
     res->residual = r;

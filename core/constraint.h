@@ -299,8 +299,14 @@ typedef enum vbc_stop_reason {
                                  that was already almost satisfied) */
   VBC_STOP_ERROR = 3,         /* the mean error of the blocks with an error measure <=
                                  error_tolerance (and the residual test on the others) */
+  VBC_STOP_BREAKDOWN = 4,     /* the solver cannot go on: a Krylov method met a direction of
+                                 non-positive curvature (iterate returned VBC_ITERATE_BREAKDOWN) */
   VBC_STOP_REASONS
 } vbc_stop_reason;
+
+/* What a solver's iterate returns (instead of VBC_OK) when it cannot go on without a wrong answer:
+ * vbc_solve stops with VBC_STOP_BREAKDOWN and the iterate as it is. */
+enum { VBC_ITERATE_BREAKDOWN = 100 };
 
 /* Relative size of the round-off floor: r_k = b_k - J_k v cancels terms of size |b_k| + |J_k v|,
  * so it cannot be trusted below about 1e-16 of that; 1e-12 stays well clear of it. */

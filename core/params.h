@@ -18,7 +18,8 @@ extern "C" {
 typedef enum vbc_param_kind {
   VBC_PARAM_NUMBER,
   VBC_PARAM_INTEGER,
-  VBC_PARAM_BOOL
+  VBC_PARAM_BOOL,
+  VBC_PARAM_CHOICE /* one of the words in `choices`; def is the index of the default */
 } vbc_param_kind;
 
 typedef struct vbc_param_spec {
@@ -28,6 +29,7 @@ typedef struct vbc_param_spec {
   double min, max;  /* inclusive range, unless min_open (min < value) */
   int min_open;
   const char *doc;
+  const char *const *choices; /* VBC_PARAM_CHOICE: NULL-terminated words */
 } vbc_param_spec;
 
 const vbc_param_spec *vbc_param_find(const vbc_param_spec *specs, const char *key);
@@ -40,6 +42,8 @@ int vbc_params_resolve(cJSON *obj, const vbc_param_spec *specs, const char *file
 /* Read a resolved value (callers pass an object that went through vbc_params_resolve). */
 double vbc_param_number(const cJSON *obj, const vbc_param_spec *specs, const char *key);
 int vbc_param_bool(const cJSON *obj, const vbc_param_spec *specs, const char *key);
+/* The index of a VBC_PARAM_CHOICE value in its spec's choices. */
+int vbc_param_choice(const cJSON *obj, const vbc_param_spec *specs, const char *key);
 
 #ifdef __cplusplus
 }

@@ -76,7 +76,7 @@ Test(bad_input, unknown_module_names_list_the_known_ones) {
   expect_bad(base_scene, "method.coupler=weak", FRAGMENTS("method.coupler", "\"strong\"", "weak"));
   expect_bad(base_scene, "method.fluid.constraint=sph",
              FRAGMENTS("method.fluid.constraint", "\"mps\""));
-  expect_bad(base_scene, "method.fluid.solver=cg", FRAGMENTS("method.fluid.solver", "\"pgs\"", "\"jacobi\""));
+  expect_bad(base_scene, "method.fluid.solver=bicgstab", FRAGMENTS("method.fluid.solver", "\"pgs\"", "\"jacobi\""));
   expect_bad(base_scene, "benchmark={\"type\":\"dam\"}", FRAGMENTS("benchmark.type", "\"hydrostatic\""));
   expect_bad(base_scene, "geometry.1.type=box", FRAGMENTS("geometry.1.type", "fluid_box"));
 }

@@ -3,6 +3,8 @@
 #ifndef VBC_BLOCKS_H
 #define VBC_BLOCKS_H
 
+#include <math.h>
+
 #include "core/constraint.h"
 
 extern const vbc_block_type vbc_block_mps;         /* Miyamoto & Koshizuka §2, eq. 15-41 */
@@ -10,5 +12,16 @@ extern const vbc_block_type vbc_block_sph_density; /* Ihmsen et al. 2014 (IISPH)
 extern const vbc_block_type vbc_block_contact;     /* Miyamoto & Koshizuka §3.2, §4 (contact.h) */
 extern const vbc_block_type vbc_block_pin;         /* Miyamoto & Koshizuka §5.6-5.7 */
 extern const vbc_block_type vbc_block_lcp_matrix;  /* an explicit LCP (M, q) (lcp_matrix.h) */
+
+/* The bounds of a pressure row (mps, sph_density). The LCP (default): p >= 0 everywhere
+ * (Miyamoto & Koshizuka eq. 16-18; IISPH's clamped pressures). The equality form: rows of
+ * free-surface particles are held at p = 0 (lo = hi = 0), every other row is two-sided, so
+ * conjugate gradients apply. The operator stays J M^-1 J^T, the divergence of the gradient on one
+ * set of particles, not a Laplacian model (Koshizuka & Oka 1996; Cummins & Rudman 1999): its
+ * near-null pressure modes, which p >= 0 holds down, are free here (docs/krylov.md). */
+static inline void vbc_pressure_row_bounds(vbc_rows *rows, size_t r, int equality, int surface) {
+  rows->lo[r] = equality ? (surface ? 0.0 : -INFINITY) : 0.0;
+  rows->hi[r] = equality && surface ? 0.0 : INFINITY;
+}
 
 #endif

@@ -18,6 +18,7 @@ typedef struct lcp_state {
   double *cval;
   double *q, *y; /* y = M z */
   int unsymmetric; /* M != M^T */
+  int bilateral;   /* rows two-sided: the linear system (vbc_lcp_matrix_bilateral) */
 } lcp_state;
 
 static void *lcp_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -43,7 +44,7 @@ static int lcp_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     for (size_t e = s->rstart[k]; e < s->rstart[k + 1]; ++e)
       if (s->rcol[e] == k) diag = s->rval[e];
     rows->target[k] = -s->q[k];
-    rows->lo[k] = 0.0;
+    rows->lo[k] = s->bilateral ? -INFINITY : 0.0;
     rows->hi[k] = INFINITY;
     rows->diag[k] = diag;
     rows->impulse[k] = 0.0;
@@ -106,7 +107,12 @@ static int lcp_assemble(const void *state, const vbc_system *sys, const vbc_rows
 }
 
 static unsigned lcp_traits(const void *state) {
-  return ((const lcp_state *)state)->unsymmetric ? VBC_ROWS_UNSYMMETRIC : 0u;
+  const lcp_state *s = state;
+  return (s->unsymmetric ? VBC_ROWS_UNSYMMETRIC : 0u) | (s->bilateral ? VBC_ROWS_BILATERAL : 0u);
+}
+
+void vbc_lcp_matrix_bilateral(vbc_block *b) {
+  if (b->type == &vbc_block_lcp_matrix) ((lcp_state *)b->state)->bilateral = 1;
 }
 
 const vbc_block_type vbc_block_lcp_matrix = {

@@ -14,6 +14,9 @@
  * functions is not used. */
 int vbc_lcp_matrix_block_init(vbc_block *b, size_t n, const double *M, const double *q,
                               vbc_error *err);
+/* Make every row two-sided (the linear system M z = -q instead of the LCP), for the equality
+ * solvers (cg) and their tests. */
+void vbc_lcp_matrix_bilateral(vbc_block *b);
 /* w = M z + q for the block's current impulses z. */
 void vbc_lcp_matrix_w(const vbc_block *b, double *w);
 

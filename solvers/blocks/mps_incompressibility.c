@@ -51,6 +51,8 @@
 typedef struct mps_state {
   double alpha;
   int warm_start, wall_pressure, rigid_pressure;
+  int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
+  double surface_beta; /* free surface: n_i < beta n0 (Koshizuka & Oka 1996) */
   vbc_mps_constants k;
   double scale;            /* lambda = scale * p, scale = -h C l^d */
   size_t nrows;
@@ -75,6 +77,13 @@ static const vbc_param_spec mps_params[] = {
      "wall and rigid particles next to fluid get incompressibility rows (a pressure) too"},
     {"rigid_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "the rows' impulses act on rigid bodies (false: bodies are moving walls for this block)"},
+    {"equality", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "the same rows as an equality system: p = 0 on the free surface, either sign elsewhere, "
+     "instead of the LCP p >= 0 (an ablation: J M^-1 J^T keeps near-null pressure modes that "
+     "the bound p >= 0 holds down; docs/krylov.md)"},
+    {"surface_beta", VBC_PARAM_NUMBER, 0.97, 0.0, 1.0, 0,
+     "equality form: a particle (fluid or wall) with n_i < surface_beta n0 is free surface "
+     "(p = 0), as in Koshizuka & Oka 1996"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -85,6 +94,8 @@ static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->warm_start = vbc_param_bool(params, mps_params, "warm_start");
   s->wall_pressure = vbc_param_bool(params, mps_params, "wall_pressure");
   s->rigid_pressure = vbc_param_bool(params, mps_params, "rigid_pressure");
+  s->equality = vbc_param_bool(params, mps_params, "equality");
+  s->surface_beta = vbc_param_number(params, mps_params, "surface_beta");
   s->k = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
   *support = sys->re;
   return s;
@@ -234,8 +245,8 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     rows->diag[r] = vbc_system_inv_mass(sys, i) * vbc_vec_norm2(sum) + diag_j +
                     (moves ? body_diag(s, sys, i, sum) : 0.0);
     rows->target[r] = s->alpha / sys->dt * (p->number_density[i] - s->k.n0);
-    rows->lo[r] = 0.0;
-    rows->hi[r] = INFINITY;
+    vbc_pressure_row_bounds(rows, r, s->equality,
+                            p->number_density[i] < s->surface_beta * s->k.n0);
     rows->impulse[r] = s->warm_start ? s->scale * p->pressure[i] : 0.0;
   }
   return split_rows(s, sys, err);
@@ -430,6 +441,10 @@ static double mps_error_scale(const void *state, const vbc_system *sys) {
   return sys->dt / s->k.n0;
 }
 
+static unsigned mps_traits(const void *state) {
+  return ((const mps_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
+}
+
 const vbc_block_type vbc_block_mps = {
     .name = "mps",
     .kind = VBC_BLOCK_FLUID,
@@ -445,4 +460,5 @@ const vbc_block_type vbc_block_mps = {
     .jacobian = mps_jacobian,
     .finish = mps_finish,
     .error_scale = mps_error_scale,
+    .traits = mps_traits,
 };

@@ -75,6 +75,8 @@ typedef struct sph_state {
   double grad_scale; /* 1/M: the kernel gradient calibrated on the lattice */
   double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
   int warm_start, akinci_volumes, wall_pressure;
+  int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
+  double surface_beta; /* free surface: rho_i < beta rho0 */
   double warm_start_factor;
   size_t cap_particles, cap_pairs, cap_rows;
   long *row_of;        /* per particle: its row or -1 */
@@ -90,6 +92,12 @@ static const vbc_param_spec sph_params[] = {
      "start each solve from warm_start_factor times the previous step's pressure instead of zero"},
     {"warm_start_factor", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 0,
      "share of the previous pressure a warm start begins from (0.5: Ihmsen et al. 2014)"},
+    {"equality", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "the same rows as an equality system: p = 0 on the free surface, either sign elsewhere, "
+     "instead of the clamped p >= 0 (IISPH's operator, not a Laplacian model; docs/krylov.md)"},
+    {"surface_beta", VBC_PARAM_NUMBER, 0.97, 0.0, 1.0, 0,
+     "equality form: a particle (fluid or wall) with rho_i < surface_beta rho0 is free surface "
+     "(p = 0)"},
     {"akinci_volumes", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "boundary volumes V_k = 1 / sum_l W_kl (Akinci 2012); false: l^d, exact for walls and "
      "bodies filled with particles on the fluid lattice"},
@@ -137,6 +145,8 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->grad_scale = lattice_gradient_scale(&s->k, sys->spacing, s->cell);
   s->warm_start = vbc_param_bool(params, sph_params, "warm_start");
   s->warm_start_factor = vbc_param_number(params, sph_params, "warm_start_factor");
+  s->equality = vbc_param_bool(params, sph_params, "equality");
+  s->surface_beta = vbc_param_number(params, sph_params, "surface_beta");
   s->akinci_volumes = vbc_param_bool(params, sph_params, "akinci_volumes");
   s->wall_pressure = vbc_param_bool(params, sph_params, "wall_pressure");
   *support = s->k.H;
@@ -243,8 +253,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     double inv_m = vbc_system_inv_mass(sys, i);
     rows->diag[r] = inv_m * rho0 * rho0 * vbc_vec_norm2(g) + diag_j;
     rows->target[r] = (rho - rho0) / sys->dt;
-    rows->lo[r] = 0.0;
-    rows->hi[r] = INFINITY;
+    vbc_pressure_row_bounds(rows, r, s->equality, rho < s->surface_beta * rho0);
     rows->impulse[r] =
         s->warm_start ? s->warm_start_factor * sys->dt * pressure_mass(s, sys, i) * p->pressure[i] /
                             (rho * rho)
@@ -416,6 +425,10 @@ static double sph_error_scale(const void *state, const vbc_system *sys) {
   return sys->dt / sys->density;
 }
 
+static unsigned sph_traits(const void *state) {
+  return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
+}
+
 const vbc_block_type vbc_block_sph_density = {
     .name = "sph_density",
     .kind = VBC_BLOCK_FLUID,
@@ -428,6 +441,7 @@ const vbc_block_type vbc_block_sph_density = {
     .residual = sph_residual,
     .apply = sph_apply,
     .sweep = sph_sweep,
+    .traits = sph_traits,
     .jacobian = sph_jacobian,
     .finish = sph_finish,
     .error_scale = sph_error_scale,

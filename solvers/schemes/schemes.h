@@ -8,5 +8,7 @@
 extern const vbc_solver_type vbc_solver_pgs;    /* projected Gauss-Seidel / SOR */
 extern const vbc_solver_type vbc_solver_jacobi; /* projected relaxed Jacobi (IISPH) */
 extern const vbc_solver_type vbc_solver_lemke;  /* Lemke's pivoting (lemke.h) */
+extern const vbc_solver_type vbc_solver_cg;     /* preconditioned conjugate gradients */
+extern const vbc_solver_type vbc_solver_mprgp;  /* MPRGP, Dostál & Schöberl 2005 */
 
 #endif

@@ -1,0 +1,137 @@
+/* test_krylov_runs.c — the Krylov solvers in whole runs through the vbc binary: mprgp as a drop-in
+ * for pgs (hydrostatic tank, coarse dam break), cg on the equality form of the SPH density rows,
+ * and the set-up refusals (exit 2 naming the block, the solver and what is missing). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/registry.h"
+#include "core/constraint.h"
+#include "solvers/blocks/lcp_matrix.h"
+#include "tests/support.h"
+
+#define HYDRO "experiments/scenes/hydrostatic.json"
+#define DAM "experiments/scenes/dam_break.json"
+
+/* The coarse tank of tests/test_run.c (l = 0.04, 1 s, 1000 steps) under mprgp with its default
+ * IC(0) preconditioning in face: the pgs run's accuracy (measured there: pressure error 0.021
+ * smoothed; here 0.021 with 14.5 iterations per step against pgs's 83). */
+Test(mprgp_run, hydrostatic_tank_as_accurate_as_pgs, .timeout = 300) {
+  cJSON *s = run_scene("mprgp_hydro", source_path(HYDRO),
+                       SETS("spacing=0.04", "method.fluid.solver=mprgp"), 2);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  cr_assert_lt(json_number(s, "metrics.max_density_deviation"), 0.01);
+  cr_assert_lt(json_number(s, "metrics.pressure_error_smoothed"), 0.03);
+  cr_assert_lt(fabs(json_number(s, "metrics.free_surface_height") - 0.6), 0.01);
+  cr_assert_eq(json_number(s, "solver.stop_reasons.max_iterations"), 0.0);
+  cr_assert_eq(json_number(s, "solver.stop_reasons.breakdown"), 0.0);
+  cr_assert_lt(json_number(s, "solver.iterations_mean"), 40.0, "IC(0) in face: ~15 per step");
+  cr_assert_gt(json_number(s, "solver.stages.0.max_factorisations"), 0.0);
+  cr_assert_gt(json_number(s, "solver.stages.0.mean_norm_estimate"), 0.0);
+  cJSON_Delete(s);
+}
+
+/* The coarse dam break of tests/test_dam_break.c (l = 0.02, 0.3 s) under mprgp, plain and IC(0):
+ * the surge front as under pgs (front error 0.0475 there, 0.0475 both here). */
+Test(mprgp_run, coarse_dam_break_front_as_under_pgs, .timeout = 300) {
+  const char *pcs[] = {"method.fluid.preconditioner=ic0", "method.fluid.preconditioner=jacobi"};
+  for (int k = 0; k < 2; ++k) {
+    cJSON *s = run_scene(k ? "mprgp_dam_jacobi" : "mprgp_dam_ic0", source_path(DAM),
+                         SETS("spacing=0.02", "time.end=0.3", "method.fluid.solver=mprgp", pcs[k]),
+                         4);
+    cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+    cr_assert_eq(json_number(s, "metrics.front_points"), 12.0);
+    cr_assert_lt(fabs(json_number(s, "metrics.front_error") - 0.0475), 0.01, "%s: %g", pcs[k],
+                 json_number(s, "metrics.front_error"));
+    cr_assert_gt(json_number(s, "metrics.final_front_Z"), 3.5, "the surge reached the far wall");
+    cr_assert_eq(json_number(s, "solver.stop_reasons.max_iterations"), 0.0);
+    cJSON_Delete(s);
+  }
+}
+
+/* The equality form of the SPH density rows (free surface at rho < 0.97 rho0 held at p = 0, the
+ * rest two-sided) under cg with IC(0), the fluid solved alone (lemke_contacts). Measured: 11
+ * iterations per step, every solve to tolerance; the front lags the LCP's (docs/krylov.md). */
+Test(cg_run, equality_sph_dam_break_runs_under_ic0_pcg, .timeout = 300) {
+  cJSON *s = run_scene("cg_sph_dam", source_path(DAM),
+                       SETS("spacing=0.02", "time.end=0.3", "method.coupler=lemke_contacts",
+                            "method.fluid.constraint=sph_density", "method.fluid.equality=true",
+                            "method.fluid.solver=cg", "method.fluid.preconditioner=ic0"),
+                       7);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  cr_assert_eq(json_number(s, "solver.stop_reasons.tolerance"), json_number(s, "solver.solves"));
+  cr_assert_lt(json_number(s, "solver.iterations_mean"), 30.0);
+  cr_assert_gt(json_number(s, "metrics.final_front_Z"), 2.0, "the column collapses");
+  cr_assert_geq(json_number(s, "solver.stages.0.max_setup_seconds"), 0.0);
+  cJSON_Delete(s);
+}
+
+Test(cg_run, refuses_the_pressure_lcp_naming_block_and_solver) {
+  expect_bad_input("cg_lcp", base_scene, SETS("method.fluid.solver=cg"),
+                   FRAGMENTS("method.fluid.solver", "\"cg\"", "block mps", "one-sided",
+                             "equality: true"));
+}
+
+Test(cg_run, refuses_the_contact_rows_of_the_strong_coupler) {
+  expect_bad_input("cg_contacts", base_scene,
+                   SETS("method.fluid.solver=cg", "method.fluid.equality=true"),
+                   FRAGMENTS("\"cg\"", "block contact", "one-sided", "lemke_contacts"));
+}
+
+/* Two explicit-matrix blocks in one problem: neither has Jacobian rows and the own operator of a
+ * block serves only a problem of that one block, so A cannot be assembled; cg's ssor and ic0 and
+ * mprgp's ic0 refuse at set-up, the matrix-free variants accept. */
+Test(krylov_check, an_unassemblable_problem_is_refused_by_what_needs_the_matrix) {
+  vbc_error err = {0};
+  const double M[] = {2, 1, 1, 2}, q[] = {-1, -1};
+  vbc_block a, b;
+  cr_assert_eq(vbc_lcp_matrix_block_init(&a, 2, M, q, &err), VBC_OK);
+  cr_assert_eq(vbc_lcp_matrix_block_init(&b, 2, M, q, &err), VBC_OK);
+  vbc_lcp_matrix_bilateral(&a), vbc_lcp_matrix_bilateral(&b);
+  a.label = "first", b.label = "second";
+  vbc_system sys = {0};
+  vbc_block *blocks[2] = {&a, &b};
+  vbc_problem pb = {&sys, blocks, 2};
+  const struct {
+    const char *solver, *pc;
+    int refused;
+  } cases[] = {{"cg", "ssor", 1},   {"cg", "ic0", 1},       {"cg", "jacobi", 0},
+               {"cg", "none", 0},   {"mprgp", "ic0", 1},    {"mprgp", "jacobi", 0}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "preconditioner", cases[c].pc);
+    vbc_solver s;
+    cr_assert_eq(vbc_solver_init(&s, vbc_registry_solver(test_registry(), cases[c].solver), p,
+                                 &err), VBC_OK, "%s", err.message);
+    vbc_error_clear(&err);
+    const int rc = s.type->check(s.state, &pb, &err);
+    if (cases[c].refused) {
+      cr_assert_eq(rc, VBC_EXIT_INPUT, "%s/%s", cases[c].solver, cases[c].pc);
+      cr_assert_not_null(strstr(err.message, "lcp_matrix (first)"), "%s", err.message);
+      cr_assert_not_null(strstr(err.message, cases[c].pc), "%s", err.message);
+      cr_assert_not_null(strstr(err.message, "assembled operator"), "%s", err.message);
+    } else {
+      cr_assert_eq(rc, VBC_OK, "%s/%s: %s", cases[c].solver, cases[c].pc, err.message);
+    }
+    vbc_solver_free(&s);
+    cJSON_Delete(p);
+  }
+  vbc_block_free(&a), vbc_block_free(&b);
+}
+
+Test(krylov_list, vbc_list_shows_cg_and_mprgp_with_their_preconditioners) {
+  const char *args[] = {"list", NULL};
+  const char *out = test_dir("krylov_list");
+  char path[1100];
+  snprintf(path, sizeof path, "%s/list.txt", out);
+  cr_assert_eq(run_vbc_to(args, path, NULL), 0);
+  char *text = read_text(path);
+  cr_assert_not_null(text);
+  const char *cg = strstr(text, "\n  cg ");
+  const char *mprgp = strstr(text, "\n  mprgp ");
+  cr_assert(cg && mprgp, "%s", text);
+  cr_assert_not_null(strstr(cg, "none, jacobi (the diagonal), ssor"));
+  cr_assert_not_null(strstr(mprgp, "(default \"ic0\")"), "%.600s", mprgp);
+  free(text);
+}
