@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "app/body_shape.h"
+#include "app/mesh.h"
 
 /* Relative tolerance of the boundary rule (body_shape.h). */
 #define SHAPE_TOL 1e-9
@@ -71,6 +72,7 @@ int vbc_body_shape_contains(const vbc_body_shape *s, int dim, vbc_vec x) {
       for (size_t k = 0; k < s->nparts; ++k)
         if (vbc_body_shape_contains(&s->parts[k], dim, x)) return 1;
       return 0;
+    case VBC_BODY_MESH: return dim == 3 && vbc_mesh_contains(s->mesh, x);
   }
   return 0;
 }
@@ -110,6 +112,7 @@ void vbc_body_shape_bounds(const vbc_body_shape *s, int dim, vbc_vec *lo, vbc_ve
         grow(lo, hi, a, b);
       }
       break;
+    case VBC_BODY_MESH: *lo = s->mesh->lo, *hi = s->mesh->hi; break;
   }
   if (dim == 2) lo->z = hi->z = 0.0;
 }

@@ -6,7 +6,8 @@
  * on a boundary (a box face at (k + 1/2) l, a polygon edge through lattice points), and the
  * computed answer must not then depend on round-off. The rule: **the boundary is outside**, and
  * so is every point within tol = 1e-9 x the shape's size of it (size: the largest box extent,
- * the disk radius, the cross length, the largest extent of the polygon). A point is inside only
+ * the disk radius, the cross length, the largest extent of the polygon or mesh; app/mesh.h has
+ * the mesh's inside test, the generalised winding number). A point is inside only
  * if it is more than tol inside the shape. Strict like the `fluid_disk` rule |x - c| < R; the
  * tolerance is far above round-off (1e-16 of the coordinates) and far below the lattice spacing.
  * Consequence: a box whose min and max are multiples of l never has a lattice point on a face

@@ -7,6 +7,7 @@
 
 #include "app/body_shape.h"
 #include "app/generate.h"
+#include "app/mesh.h"
 
 static long lattice_count(double extent, double l) { return (long)floor(extent / l + 1e-6); }
 
@@ -75,6 +76,9 @@ int vbc_generate_tank(vbc_particles *p, int dim, double l, vbc_vec min, vbc_vec 
  * keep lattice indices exact in a long. */
 #define MAX_BODY_CELLS 1e9
 #define MAX_LATTICE_INDEX 1e12
+/* A mesh body costs one solid angle per triangle and lattice point of its bounds (app/mesh.h):
+ * at most this many, about a minute of set-up. */
+#define MAX_MESH_WORK 1e10
 
 /* Index range lo[a] <= i_a <= hi[a] of the lattice points (i + 1/2) l in the shape's bounds;
  * returns their number, or INFINITY beyond MAX_LATTICE_INDEX. */
@@ -191,27 +195,44 @@ static long find_near(const body_points *b, int dim, double l, vbc_vec x, double
   return -1;
 }
 
+/* " (the mesh in FILE)" for a mesh body, so that the messages below name the mesh file. */
+static const char *mesh_note(char *buf, size_t size, const vbc_body_shape *sh) {
+  if (sh->type == VBC_BODY_MESH) snprintf(buf, size, " (the mesh in %s)", sh->file);
+  else buf[0] = '\0';
+  return buf;
+}
+
 /* Every body's lattice points; a body without any is an error. */
 static int collect_bodies(const vbc_scene *s, body_points *b, vbc_error *err) {
   const double l = s->spacing;
+  char note[1100];
   if ((b->start = vbc_calloc(s->nbodies + 1, sizeof *b->start, err)) == NULL) return err->code;
   for (size_t k = 0; k < s->nbodies; ++k) {
+    const vbc_body_shape *sh = &s->bodies[k].shape;
     long lo[3], hi[3];
-    double cells = lattice_range(&s->bodies[k].shape, s->dim, l, lo, hi);
+    double cells = lattice_range(sh, s->dim, l, lo, hi);
     b->start[k] = b->pts.n;
     if (!(cells <= MAX_BODY_CELLS))
       return vbc_error_set(err, VBC_EXIT_INPUT,
                            "%s: bodies.%zu.shape: expected a shape whose bounds span at most %g "
                            "lattice cells at spacing l = %g and lie within %g l of the origin, "
-                           "got %g cells",
-                           s->file, k, MAX_BODY_CELLS, l, MAX_LATTICE_INDEX, cells);
-    if (vbc_generate_body(&b->pts, s->dim, l, &s->bodies[k].shape, (int)k, err))
-      return err->code;
+                           "got %g cells%s",
+                           s->file, k, MAX_BODY_CELLS, l, MAX_LATTICE_INDEX, cells,
+                           mesh_note(note, sizeof note, sh));
+    if (sh->type == VBC_BODY_MESH && cells * (double)sh->mesh->ntriangles > MAX_MESH_WORK)
+      return vbc_error_set(err, VBC_EXIT_INPUT,
+                           "%s: bodies.%zu.shape: expected a mesh whose lattice cells (of its "
+                           "bounds at spacing l = %g) times triangles are at most %g, got %g x "
+                           "%zu%s",
+                           s->file, k, l, MAX_MESH_WORK, cells, sh->mesh->ntriangles,
+                           mesh_note(note, sizeof note, sh));
+    if (vbc_generate_body(&b->pts, s->dim, l, sh, (int)k, err)) return err->code;
     if (b->pts.n == b->start[k])
       return vbc_error_set(err, VBC_EXIT_INPUT,
                            "%s: bodies.%zu.shape: expected a shape that holds at least one "
-                           "lattice point ((i + 1/2) l on every axis) at spacing l = %g, got none",
-                           s->file, k, l);
+                           "lattice point ((i + 1/2) l on every axis) at spacing l = %g, got "
+                           "none%s",
+                           s->file, k, l, mesh_note(note, sizeof note, sh));
   }
   b->start[s->nbodies] = b->pts.n;
   return VBC_OK;

@@ -43,8 +43,11 @@ typedef enum vbc_body_shape_type {
   VBC_BODY_CROSS,   /* center, length, width, angle: two bars of length x width crossing at the
                        centre (3D: bars of square cross-section width x width) */
   VBC_BODY_POLYGON, /* vertices of a convex polygon (2D only) */
-  VBC_BODY_UNION    /* parts: a point is inside if it is inside any part */
+  VBC_BODY_UNION,   /* parts: a point is inside if it is inside any part */
+  VBC_BODY_MESH     /* file (STL), scale, rotate, translate: a closed triangle mesh (3D only) */
 } vbc_body_shape_type;
+
+struct vbc_mesh;
 
 typedef struct vbc_body_shape {
   vbc_body_shape_type type;
@@ -57,6 +60,10 @@ typedef struct vbc_body_shape {
   size_t nvertices;
   struct vbc_body_shape *parts; /* union */
   size_t nparts;
+  const char *file;      /* mesh: `file` as written (relative to the scene file's directory) */
+  double scale;          /* mesh: x -> translate + R(rotate) (scale x) (app/mesh.h) */
+  vbc_vec rotate, translate;
+  struct vbc_mesh *mesh; /* mesh: the triangles, checked and placed */
 } vbc_body_shape;
 
 /* One entry of `bodies`, validated and resolved. */

@@ -18,6 +18,7 @@ void vbc_scene_free_body_shape(vbc_body_shape *sh) {
   free(sh->vertices);
   for (size_t k = 0; k < sh->nparts; ++k) vbc_scene_free_body_shape(&sh->parts[k]);
   free(sh->parts);
+  vbc_scene_free_body_mesh(sh);
   memset(sh, 0, sizeof *sh);
 }
 
@@ -117,8 +118,8 @@ static int load_body_polygon(vbc_jctx *c, const vbc_scene *s, cJSON *item, const
   char p[256], vp[256], got[96];
   if (s->dim != 2)
     return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: %s: expected \"box\", \"disk\", \"cross\" or \"union\" in 3D "
-                         "(polygon is 2D only), got \"polygon\"",
+                         "%s: %s: expected \"box\", \"disk\", \"cross\", \"mesh\" or \"union\" "
+                         "in 3D (polygon is 2D only), got \"polygon\"",
                          c->file, vbc_path_join(p, sizeof p, path, "type"));
   if (vbc_json_check_keys(c, item, path, keys)) return c->err->code;
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, "vertices");
@@ -181,10 +182,11 @@ static int load_body_shape(vbc_jctx *c, const vbc_scene *s, cJSON *item, const c
   else if (strcmp(type, "cross") == 0) sh->type = VBC_BODY_CROSS;
   else if (strcmp(type, "polygon") == 0) sh->type = VBC_BODY_POLYGON;
   else if (strcmp(type, "union") == 0) sh->type = VBC_BODY_UNION;
+  else if (strcmp(type, "mesh") == 0) sh->type = VBC_BODY_MESH;
   else
     return vbc_error_set(c->err, VBC_EXIT_INPUT,
                          "%s: %s: expected one of \"box\", \"disk\", \"cross\", \"polygon\", "
-                         "\"union\", got \"%.60s\"",
+                         "\"union\", \"mesh\", got \"%.60s\"",
                          c->file, vbc_path_join(p, sizeof p, path, "type"), type);
   switch (sh->type) {
     case VBC_BODY_BOX: return load_body_box(c, s, item, path, sh);
@@ -192,6 +194,7 @@ static int load_body_shape(vbc_jctx *c, const vbc_scene *s, cJSON *item, const c
     case VBC_BODY_CROSS: return load_body_cross(c, s, item, path, sh);
     case VBC_BODY_POLYGON: return load_body_polygon(c, s, item, path, sh);
     case VBC_BODY_UNION: return load_body_union(c, s, item, path, depth, sh);
+    case VBC_BODY_MESH: return vbc_scene_load_body_mesh(c, s, item, path, sh);
   }
   return VBC_OK;
 }

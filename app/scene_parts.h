@@ -33,5 +33,9 @@ int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root);
 /* The optional `bodies` array (app/scene_bodies.c). */
 int vbc_scene_load_bodies(vbc_jctx *c, vbc_scene *s, cJSON *root);
 void vbc_scene_free_body_shape(vbc_body_shape *sh);
+/* The body shape `mesh`: keys, the STL file, its checks and placement (app/scene_mesh.c). */
+int vbc_scene_load_body_mesh(vbc_jctx *c, const vbc_scene *s, cJSON *item, const char *path,
+                             vbc_body_shape *sh);
+void vbc_scene_free_body_mesh(vbc_body_shape *sh);
 
 #endif
