@@ -126,22 +126,54 @@ void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_t
   }
 }
 
-int vbc_output_frame(vbc_output *o, const vbc_particles *p, double time, vbc_error *err) {
+/* frames/bodies_NNNNNN.vtu beside frames/frame_NNNNNN.vtu. */
+static void body_file(char *buf, size_t size, size_t k) {
+  snprintf(buf, size, "frames/bodies_%06zu.vtu", k);
+}
+
+/* The .pvd: every frame as part 0 and, with bodies, their poses as part 1. */
+static int write_pvd(const vbc_output *o, int with_bodies, vbc_error *err) {
+  char path[1300];
+  snprintf(path, sizeof path, "%s/frames.pvd", o->dir);
+  char **names = NULL;
+  int rc = VBC_OK;
+  if (with_bodies) {
+    if ((names = vbc_calloc(o->nframes, sizeof *names, err)) == NULL) return err->code;
+    for (size_t k = 0; k < o->nframes && rc == VBC_OK; ++k) {
+      char name[64];
+      body_file(name, sizeof name, k);
+      if ((names[k] = vbc_strdup(name, err)) == NULL) rc = err->code;
+    }
+  }
+  if (rc == VBC_OK)
+    rc = vbc_pvd_write(path, (const char *const *)o->frame_files, (const char *const *)names,
+                       o->frame_times, o->nframes, err);
+  for (size_t k = 0; names && k < o->nframes; ++k) free(names[k]);
+  free(names);
+  return rc;
+}
+
+int vbc_output_frame(vbc_output *o, const vbc_particles *p, const vbc_body *bodies,
+                     size_t nbodies, double time, vbc_error *err) {
   char dir[1200], rel[64], path[1300];
   snprintf(dir, sizeof dir, "%s/frames", o->dir);
   if (o->nframes == 0 && vbc_mkdir_p(dir, err) != VBC_OK) return err->code;
   snprintf(rel, sizeof rel, "frames/frame_%06zu.vtu", o->nframes);
   snprintf(path, sizeof path, "%s/%s", o->dir, rel);
-  if (vbc_vtu_write(path, p, err) != VBC_OK) return err->code;
+  if (vbc_vtu_write(path, p, bodies, nbodies, err) != VBC_OK) return err->code;
+  if (nbodies > 0) {
+    char brel[64];
+    body_file(brel, sizeof brel, o->nframes);
+    snprintf(path, sizeof path, "%s/%s", o->dir, brel);
+    if (vbc_vtu_write_bodies(path, bodies, nbodies, err) != VBC_OK) return err->code;
+  }
   void *const arrays[] = {&o->frame_files, &o->frame_times};
   const size_t sizes[] = {sizeof *o->frame_files, sizeof *o->frame_times};
   if (vbc_grow(&o->cap_frames, o->nframes + 1, arrays, sizes, 2, err) != VBC_OK ||
       (o->frame_files[o->nframes] = vbc_strdup(rel, err)) == NULL)
     return err->code;
   o->frame_times[o->nframes++] = time;
-  snprintf(path, sizeof path, "%s/frames.pvd", o->dir);
-  return vbc_pvd_write(path, (const char *const *)o->frame_files, o->frame_times, o->nframes,
-                       err);
+  return write_pvd(o, nbodies > 0, err);
 }
 
 int vbc_output_close(vbc_output *o, vbc_error *err) {

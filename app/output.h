@@ -27,7 +27,10 @@ void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations
                        const struct vbc_benchmark_type *bench, void *bench_state);
 void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
                             const vbc_problem *pb);
-int vbc_output_frame(vbc_output *o, const vbc_particles *p, double time, vbc_error *err);
+/* One frame: frames/frame_NNNNNN.vtu (with the bodies' poses as FieldData) and, with bodies,
+ * frames/bodies_NNNNNN.vtu; then frames.pvd anew (app/vtu.h). */
+int vbc_output_frame(vbc_output *o, const vbc_particles *p, const vbc_body *bodies,
+                     size_t nbodies, double time, vbc_error *err);
 /* Checkpoints (app/checkpoint.c): the streams' lengths and the frames written so far; resume
  * reopens dir's streams (NAME.part) at those lengths, cutting what came after, and restores the
  * frame list, instead of vbc_output_open. */

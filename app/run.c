@@ -33,12 +33,16 @@ typedef struct backup {
   size_t n;
   vbc_vec *pos, *vel;
   double *pressure, *pressure_smoothed, *number_density;
+  vbc_body *bodies; /* their poses for the failure frame only: the sim's are not restored */
+  size_t nbodies;
   double time;
 } backup;
 
-static int backup_init(backup *b, size_t n, vbc_error *err) {
+static int backup_init(backup *b, size_t n, size_t nbodies, vbc_error *err) {
   memset(b, 0, sizeof *b);
   b->n = n;
+  b->nbodies = nbodies;
+  b->bodies = vbc_calloc(nbodies ? nbodies : 1, sizeof *b->bodies, err);
   b->pos = vbc_calloc(n, sizeof *b->pos, err);
   b->vel = vbc_calloc(n, sizeof *b->vel, err);
   b->pressure = vbc_calloc(n, sizeof(double), err);
@@ -50,6 +54,7 @@ static int backup_init(backup *b, size_t n, vbc_error *err) {
 static void backup_free(backup *b) {
   free(b->pos), free(b->vel), free(b->pressure), free(b->pressure_smoothed);
   free(b->number_density);
+  free(b->bodies);
 }
 
 static void backup_swap(backup *b, vbc_particles *p, int save) {
@@ -188,6 +193,8 @@ static int one_step(loop *L, vbc_error *err) {
       vbc_state_write(L->opt->dump_path, sim, err) != VBC_OK)
     return err->code;
   backup_swap(&L->last_good, &sim->particles, 1);
+  if (sim->sys.nbodies)
+    memcpy(L->last_good.bodies, sim->bodies, sim->sys.nbodies * sizeof *sim->bodies);
   L->last_good.time = sim->time;
   sim->step++;
   int sampled = L->opt->from_state != NULL ||
@@ -218,7 +225,9 @@ static int one_step(loop *L, vbc_error *err) {
   int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
   if (output_step) write_series(L);
   if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
-    if (vbc_output_frame(&L->out, &sim->particles, sim->time, err) != VBC_OK) return err->code;
+    if (vbc_output_frame(&L->out, &sim->particles, sim->bodies, sim->sys.nbodies, sim->time,
+                         err) != VBC_OK)
+      return err->code;
   vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time,
                       vbc_run_stats_mean_iterations(st), st->stage[st->primary].last_relres,
                       output_step);
@@ -236,7 +245,8 @@ static void record_failure(loop *L, const vbc_error *failure) {
   backup_swap(&L->last_good, &L->sim.particles, 0);
   L->sim.step--; /* summary.json describes the last good state, the message the failing step */
   L->sim.time = L->last_good.time;
-  vbc_output_frame(&L->out, &L->sim.particles, L->last_good.time, &err);
+  vbc_output_frame(&L->out, &L->sim.particles, L->last_good.bodies, L->last_good.nbodies,
+                   L->last_good.time, &err);
   vbc_output_close(&L->out, &err);
   vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
 }
@@ -295,7 +305,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
     L->bench_state = L->bench->alloc(&L->sim, sc->benchmark_params, err);
     if (L->bench_state == NULL) return err->code;
   }
-  if (backup_init(&L->last_good, L->sim.particles.n, err) != VBC_OK) return err->code;
+  if (backup_init(&L->last_good, L->sim.particles.n, L->sim.sys.nbodies, err) != VBC_OK) return err->code;
   vbc_run_stats_init(&L->stats, &L->sim.coupling);
   L->steps_per_output = lround(sc->output_interval / sc->dt);
   if (L->steps_per_output < 1) L->steps_per_output = 1;
@@ -325,7 +335,8 @@ static int first_outputs(loop *L, vbc_error *err) {
   if (rc == VBC_OK && L->bench && L->bench->observe)
     rc = L->bench->observe(L->bench_state, &L->sim, err);
   write_series(L);
-  if (rc == VBC_OK && L->frames) rc = vbc_output_frame(&L->out, &L->sim.particles, 0.0, err);
+  if (rc == VBC_OK && L->frames)
+    rc = vbc_output_frame(&L->out, &L->sim.particles, L->sim.bodies, L->sim.sys.nbodies, 0.0, err);
   return rc;
 }
 
