@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install the Debian packages vbc needs, when some are missing (the README's commands call this).
 set -eu
-PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox"
+# python3-vtk9: VTK's own reader for the frame test (tests/vtk_frames.py, run by /usr/bin/python3)
+PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox
+  python3 python3-vtk9"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
