@@ -1,6 +1,8 @@
 /* sweep_table.c — DIR/table.csv: one row per case with its varied values, state, the spec's
  * metrics and the run's iterations, wall seconds and particle-steps per second, read back from
- * each case's summary.json (so the table can be rebuilt from stored results at any time). */
+ * each case's summary.json (so the table can be rebuilt from stored results at any time); and
+ * DIR/table.json, the same rows as an array of objects with the same keys in the same order
+ * (numbers as numbers, a missing value as null), for tools that prefer JSON. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,18 +84,43 @@ static void header(FILE *f, const vbc_sweep *sw) {
   fputc('\n', f);
 }
 
-static void row(FILE *f, const vbc_sweep *sw, const vbc_sweep_case *c) {
+/* A copy of v, or null when the case has no such value. */
+static cJSON *json_value(const cJSON *v) {
+  return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
+}
+
+/* The row's CSV line into f and its JSON object into rows (NULL if memory ran out). */
+static void row(FILE *f, cJSON *rows, const vbc_sweep *sw, const vbc_sweep_case *c) {
   const vbc_sweep_spec *s = &sw->spec;
   cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
+  cJSON *o = cJSON_CreateObject();
   csv_field(f, c->id, 1);
   csv_field(f, vbc_case_state_name(c->state), 0);
-  for (size_t k = 0; k < s->nkeys; ++k) csv_value(f, c->values[k]);
-  if (s->repeat > 1) fprintf(f, ",%d", c->repeat);
-  for (size_t m = 0; m < s->nmetrics; ++m) csv_value(f, lookup(summary, s->metrics[m]));
-  for (size_t i = 0; i < sizeof run_columns / sizeof *run_columns; ++i)
+  cJSON_AddStringToObject(o, "id", c->id);
+  cJSON_AddStringToObject(o, "state", vbc_case_state_name(c->state));
+  size_t at = 0;
+  for (size_t a = 0; a < s->naxes; ++a)
+    for (size_t k = 0; k < s->axes[a].nkeys; ++k, ++at) {
+      csv_value(f, c->values[at]);
+      cJSON_AddItemToObject(o, s->axes[a].keys[k], json_value(c->values[at]));
+    }
+  if (s->repeat > 1) {
+    fprintf(f, ",%d", c->repeat);
+    cJSON_AddNumberToObject(o, "repeat", c->repeat);
+  }
+  for (size_t m = 0; m < s->nmetrics; ++m) {
+    csv_value(f, lookup(summary, s->metrics[m]));
+    cJSON_AddItemToObject(o, s->metrics[m], json_value(lookup(summary, s->metrics[m])));
+  }
+  for (size_t i = 0; i < sizeof run_columns / sizeof *run_columns; ++i) {
     csv_value(f, lookup(summary, run_columns[i]));
+    cJSON_AddItemToObject(o, run_columns[i], json_value(lookup(summary, run_columns[i])));
+  }
   csv_field(f, c->message, 0);
+  cJSON_AddItemToObject(o, "message", c->message[0] ? cJSON_CreateString(c->message)
+                                                    : cJSON_CreateNull());
   fputc('\n', f);
+  if (!cJSON_AddItemToArray(rows, o)) cJSON_Delete(o);
   cJSON_Delete(summary);
 }
 
@@ -103,8 +130,17 @@ int vbc_sweep_write_table(const vbc_sweep *sw, vbc_error *err) {
   vbc_file file;
   if (vbc_mkdir_p(sw->out, err) != VBC_OK || vbc_file_open(&file, path, ".tmp", err) != VBC_OK)
     return err->code;
+  cJSON *rows = cJSON_CreateArray();
   header(file.f, sw);
   for (size_t i = 0; i < sw->ncases; ++i)
-    if (!sw->cases[i].is_state) row(file.f, sw, &sw->cases[i]);
-  return vbc_file_commit(&file, err);
+    if (!sw->cases[i].is_state) row(file.f, rows, sw, &sw->cases[i]);
+  int rc = vbc_file_commit(&file, err);
+  char *text = rows ? cJSON_Print(rows) : NULL;
+  cJSON_Delete(rows);
+  if (rc == VBC_OK && text == NULL)
+    rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "%s/table.json: out of memory", sw->out);
+  snprintf(path, sizeof path, "%s/table.json", sw->out);
+  if (rc == VBC_OK) rc = vbc_write_file_atomic(path, text, err);
+  free(text);
+  return rc;
 }
