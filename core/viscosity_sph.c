@@ -1,9 +1,9 @@
 /* viscosity_sph.c — explicit SPH velocity terms; see viscosity_sph.h.
  *
  * Papers and equations.
- *   XSPH: Ihmsen et al. 2014 (IISPH), Algorithm 1 step 4, as written in
- *   papers/ihmsen-iisph-notes.md: a_i = (alpha / dt) sum_j (m_j / rho_j) (v_j - v_i) W_ij, after
- *   Monaghan's XSPH (J. Comput. Phys. 82, 1989). As in the notes it is an acceleration of the
+ *   XSPH: Ihmsen et al. 2014 (IISPH), Algorithm 1 step 4 (docs/iisph.md):
+ *   a_i = (alpha / dt) sum_j (m_j / rho_j) (v_j - v_i) W_ij, after
+ *   Monaghan's XSPH (J. Comput. Phys. 82, 1989). As in IISPH's step 4 it is an acceleration of the
  *   non-pressure step v* = v + dt a_np (Monaghan applied it to the advection velocity only), so
  *   v* = v + alpha sum_j V_j (v_j - v_i) W_ij whatever dt is.
  *   Physical viscosity: Morris, Fox & Zhu, "Modeling low Reynolds number incompressible flows

@@ -1,7 +1,7 @@
 /* viscosity_sph.h — explicit SPH velocity terms for the non-pressure step u* = u + h a
- * (Ihmsen et al. 2014, IISPH, Algorithm step 4; papers/ihmsen-iisph-notes.md step 4):
+ * (Ihmsen et al. 2014, IISPH, Algorithm step 4; docs/iisph.md step 4):
  *
- *   XSPH (Monaghan 1989, as the notes write it):
+ *   XSPH (Monaghan 1989, as IISPH's step 4 writes it):
  *     a_i = (alpha / h) sum_j V_j (v_j - v_i) W_ij,          j fluid neighbours only;
  *   physical viscosity, the SPH Laplacian of Morris, Fox & Zhu (1997, eq. 8) for constant nu:
  *     a_i = 2 nu sum_j V_j (x_ij . grad_i W_ij) / (|x_ij|^2 + eta^2) (v_i - v_j),

@@ -1,5 +1,5 @@
-/* lemke_contacts.c — the contact coupling of Kurose & Takahashi (papers/kurose-takahashi-lemke-
- * fluid-rigid.md §4.2): the fluid advances with its own solver, then every simultaneous contact
+/* lemke_contacts.c — the contact coupling of Kurose & Takahashi (SCCG 2009,
+ * §4.2; docs/references.md): the fluid advances with its own solver, then every simultaneous contact
  * (fluid particles as point masses against bodies, bodies against bodies and walls) is one LCP,
  * solved exactly by Lemke's method.
  *

@@ -52,9 +52,9 @@
 #include "app/sim.h"
 
 /* Martin & Moyce (1952), Phil. Trans. R. Soc. A 244, 312-324, Tables 2 and 6: surge front of the
- * n^2 = 2 column, a = 2.25 in, as tabulated in ../shared/data/dam_break/
- * mm1952_tables_front_n2eq2_a2p25in_ocellaris.dat (from TormodLandet/Ocellaris,
- * scripts/plot_dam_break.py). Columns: T = t sqrt(2 g / a), Z = x_front / a. */
+ * n^2 = 2 column, a = 2.25 in, as transcribed in TormodLandet/Ocellaris,
+ * scripts/plot_dam_break.py (commit 44fd559, arrays mmTvec/mmZvec); the same numbers ship as
+ * paper_figs/dam_break_front/martin_moyce_1952_n2eq2.dat. Columns: T = t sqrt(2 g / a), Z = x_front / a. */
 static const double mm1952_front[][2] = {
     {0.41, 1.11}, {0.84, 1.22}, {1.19, 1.44}, {1.43, 1.67}, {1.63, 1.89},
     {1.83, 2.11}, {1.98, 2.33}, {2.20, 2.56}, {2.32, 2.78}, {2.51, 3.00},

@@ -1,5 +1,5 @@
-/* test_sph_density.c — the IISPH density block (solvers/blocks/sph_density.c; Ihmsen et al. 2014 and the
- * notes in papers/ihmsen-iisph-notes.md; Akinci et al. 2012 boundaries) through the constraint
+/* test_sph_density.c — the IISPH density block (solvers/blocks/sph_density.c; Ihmsen et al. 2014, steps as
+ * numbered in docs/iisph.md; Akinci et al. 2012 boundaries) through the constraint
  * interface: Akinci's and lattice boundary volumes next to a flat wall, the diagonal is IISPH's
  * a_ii and the derivative of the predicted density in p_i, the matrix-free passes agree with the
  * assembled Jacobian, the mean error of the stopping test is IISPH's average density error, and

@@ -1,5 +1,5 @@
-/* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, papers/ihmsen-iisph-notes
- * steps 2-3, 6, 8-10; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
+/* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, IISPH's
+ * steps 2-3, 6, 8-10 as numbered in docs/iisph.md; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
  *
  * Kernel: fluid.sph_kernel of core/kernel.h — the cubic spline (default, the usual IISPH set-up)
  * or Wendland C2 — with support H = fluid.sph_support_over_l * l (default 2 l, i.e. smoothing
