@@ -38,14 +38,15 @@ miyamoto_fig05_hydrostatic_pressure|paper_figs/miyamoto_fig05_hydrostatic_pressu
 miyamoto_fig06_density_deviation|paper_figs/miyamoto_fig06_density_deviation/sweep.json|mps pgs strong hydrostatic|
 miyamoto_fig10_circular_patch|paper_figs/miyamoto_fig10_circular_patch/sweep.json|mps pgs strong circular_patch|
 circular_patch_convergence|experiments/sweeps/circular_patch_convergence.json|mps pgs strong circular_patch|
-hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps pgs jacobi strong hydrostatic|
+hydrostatic_solver_convergence|experiments/sweeps/hydrostatic_solvers.json|mps pgs jacobi mprgp strong hydrostatic|
 miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy strong pms akinci sph_density jacobi|spacing=0.04
 miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw strong pms|
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
-dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi strong dam_break|
+dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi mprgp strong dam_break|
+he_table1_solvers|experiments/sweeps/table1_solvers.json|mps_poisson cg mprgp pgs jacobi lemke_contacts dam_break|
 lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong lemke_contacts hydrostatic dam_break bodies|
-lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pgs jacobi lemke strong dam_break|
-lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi lemke strong hydrostatic|
+lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pgs jacobi mprgp lemke strong dam_break|
+lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi mprgp lemke strong hydrostatic|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')

@@ -8,10 +8,15 @@
 #include "core/constraint.h"
 
 extern const vbc_block_type vbc_block_mps;         /* Miyamoto & Koshizuka §2, eq. 15-41 */
+extern const vbc_block_type vbc_block_mps_poisson; /* Koshizuka & Oka 1996 (mps_poisson.c) */
 extern const vbc_block_type vbc_block_sph_density; /* Ihmsen et al. 2014 (IISPH), Akinci 2012 */
 extern const vbc_block_type vbc_block_contact;     /* Miyamoto & Koshizuka §3.2, §4 (contact.h) */
 extern const vbc_block_type vbc_block_pin;         /* Miyamoto & Koshizuka §5.6-5.7 */
 extern const vbc_block_type vbc_block_lcp_matrix;  /* an explicit LCP (M, q) (lcp_matrix.h) */
+
+/* The smoothed pressure of Miyamoto & Koshizuka eq. 42-43: each particle with a row (row_of >= 0)
+ * averages the pressures of itself and its neighbours with rows; the others get 0. */
+void vbc_mps_smooth_pressure(vbc_system *sys, const long *row_of);
 
 /* The bounds of a pressure row (mps, sph_density). The LCP (default): p >= 0 everywhere
  * (Miyamoto & Koshizuka eq. 16-18; IISPH's clamped pressures). The equality form: rows of

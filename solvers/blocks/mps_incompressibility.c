@@ -409,23 +409,29 @@ static int mps_jacobian(const void *state, const vbc_system *sys, vbc_sparse *J,
 static void mps_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const mps_state *s = state;
   vbc_particles *p = sys->particles;
-  const vbc_neighbors *nb = sys->nbrs;
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
     p->pressure[i] = r >= 0 ? rows->impulse[r] / s->scale : 0.0;
   }
+  vbc_mps_smooth_pressure(sys, s->row_of);
+}
+
+/* Eq. 42-43 over the particles with rows (blocks.h). */
+void vbc_mps_smooth_pressure(vbc_system *sys, const long *row_of) {
+  vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
   const double w0 = vbc_smooth_w(0.0, sys->re);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
-    if (s->row_of[i] < 0) {
+    if (row_of[i] < 0) {
       p->pressure_smoothed[i] = 0.0;
       continue;
     }
     double num = w0 * p->pressure[i], den = w0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
-      if (s->row_of[j] < 0) continue;
+      if (row_of[j] < 0) continue;
       double w = vbc_smooth_w(nb->dist[q], sys->re);
       num += w * p->pressure[j];
       den += w;
