@@ -1,5 +1,6 @@
 /* precond.c — see precond.h. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,8 @@ int vbc_precond_needs_matrix(vbc_precond_kind kind) {
 }
 
 void vbc_precond_free(vbc_precond *P) {
-  free(P->adiag), free(P->start), free(P->col), free(P->val);
-  P->adiag = P->val = NULL, P->start = P->col = NULL;
+  free(P->adiag), free(P->start), free(P->col), free(P->val), free(P->where);
+  P->adiag = P->val = NULL, P->start = P->col = P->where = NULL;
   P->cap_n = P->cap_start = P->cap_nnz = 0;
 }
 
@@ -72,33 +73,29 @@ static int lower_pattern(vbc_precond *P, const vbc_krylov *k, const unsigned cha
   return VBC_OK;
 }
 
-/* sum_{j < stop} L_aj L_bj over the common columns of rows a and b, entries before stop. */
-static double common(const vbc_precond *P, size_t a, size_t ea_end, size_t b, size_t stop) {
-  size_t x = P->start[a], y = P->start[b];
-  const size_t yend = P->start[b + 1] - 1; /* without b's diagonal */
-  double s = 0.0;
-  while (x < ea_end && y < yend) {
-    const size_t cx = P->col[x], cy = P->col[y];
-    if (cx >= stop || cy >= stop) break;
-    if (cx == cy) s += P->val[x++] * P->val[y++];
-    else if (cx < cy) ++x;
-    else ++y;
-  }
-  return s;
-}
-
-/* IC(0) of A + shift diag(A) in place on L's pattern; 0 if a pivot was not positive. */
+/* IC(0) of A + shift diag(A) in place on L's pattern; 0 if a pivot was not positive. Row by row
+ * (up-looking): L_ic = (a_ic - sum_{k<c} L_ik L_ck) / L_cc over the columns c of row i in
+ * ascending order, the sum found by walking row c and looking L_ik up in a scatter map of row i
+ * (P->where: the entry of column k in row i, or SIZE_MAX). */
 static int factor(vbc_precond *P, const vbc_krylov *k, const unsigned char *mask, double shift) {
+  size_t *where = P->where;
+  for (size_t i = 0; i < k->n; ++i) where[i] = SIZE_MAX;
   for (size_t i = 0; i < k->n; ++i) {
     if (!mask[i]) continue;
     const size_t first = P->start[i], diag = P->start[i + 1] - 1;
+    for (size_t e = first; e < diag; ++e) where[P->col[e]] = e;
     double d = P->adiag[i] * (1.0 + shift);
     for (size_t e = first; e < diag; ++e) {
-      const size_t c = P->col[e];
-      const double lkk = P->val[P->start[c + 1] - 1];
-      P->val[e] = (P->val[e] - common(P, i, e, c, c)) / lkk;
+      const size_t c = P->col[e], cdiag = P->start[c + 1] - 1;
+      double v = P->val[e];
+      for (size_t f = P->start[c]; f < cdiag; ++f) {
+        const size_t at = where[P->col[f]];
+        if (at != SIZE_MAX) v -= P->val[at] * P->val[f];
+      }
+      P->val[e] = v / P->val[cdiag];
       d -= P->val[e] * P->val[e];
     }
+    for (size_t e = first; e < diag; ++e) where[P->col[e]] = SIZE_MAX;
     if (!(d > 0.0)) return 0;
     P->val[diag] = sqrt(d);
   }
@@ -122,8 +119,8 @@ static int setup_ic0(vbc_precond *P, const vbc_krylov *k, const unsigned char *m
 int vbc_precond_setup(vbc_precond *P, const vbc_krylov *k, const unsigned char *mask,
                       const vbc_sparse *A, vbc_error *err) {
   if (!vbc_precond_needs_matrix(P->kind)) return VBC_OK;
-  if (vbc_grow(&P->cap_n, k->n, (void *[]){&P->adiag}, (size_t[]){sizeof *P->adiag}, 1, err) !=
-      VBC_OK)
+  if (vbc_grow(&P->cap_n, k->n, (void *[]){&P->adiag, &P->where},
+               (size_t[]){sizeof *P->adiag, sizeof *P->where}, 2, err) != VBC_OK)
     return err->code;
   diagonal(P, k, A);
   return P->kind == VBC_PRECOND_IC0 ? setup_ic0(P, k, mask, A, err) : VBC_OK;

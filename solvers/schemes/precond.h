@@ -29,6 +29,7 @@ typedef struct vbc_precond {
   size_t cap_n;
   /* IC(0): the lower factor by rows, columns ascending, the diagonal last */
   size_t *start, *col;
+  size_t *where;       /* IC(0) set-up: scatter map of one row */
   double *val;
   size_t cap_start, cap_nnz;
   double shift;        /* IC(0): the alpha that made it positive (0: none) */
