@@ -17,9 +17,10 @@ typedef struct row_list {
 
 /* out += W e_dof val, marking touched dofs (core/constraint.h: particle dofs, then per body
  * dim linear and nrot angular ones; the angular block of W is the world inverse inertia). */
-static void add_w_column(const vbc_system *sys, size_t dof, double val, double *out,
-                         unsigned char *mark, size_t *touched, size_t *nt) {
+static void add_w_column(const vbc_system *sys, int fixed_bodies, size_t dof, double val,
+                         double *out, unsigned char *mark, size_t *touched, size_t *nt) {
   const size_t dim = (size_t)sys->dim, np = sys->particles->n;
+  if (fixed_bodies && dof >= dim * np) return;
   size_t dofs[3];
   double vals[3];
   size_t k = 0;
@@ -61,6 +62,7 @@ typedef struct assembly {
   double *wj, *acc;       /* W J_i^T over dofs; row i of M over LCP rows */
   unsigned char *dmark, *rmark;
   size_t *dtouch, *rtouch;
+  int fixed_bodies;       /* W = 0 on the bodies' degrees of freedom */
 } assembly;
 
 static void assembly_free(assembly *a, size_t nblocks) {
@@ -128,7 +130,8 @@ static size_t assemble_row(assembly *a, const vbc_system *sys, const row_list *r
   const vbc_sparse *J = &a->J[rl->block[i]];
   size_t nd = 0, nr = 0;
   for (size_t k = J->start[rl->row[i]]; k < J->start[rl->row[i] + 1]; ++k)
-    add_w_column(sys, J->col[k], rl->sign[i] * J->val[k], a->wj, a->dmark, a->dtouch, &nd);
+    add_w_column(sys, a->fixed_bodies, J->col[k], rl->sign[i] * J->val[k], a->wj, a->dmark,
+                 a->dtouch, &nd);
   for (size_t t = 0; t < nd; ++t) {
     const size_t d = a->dtouch[t];
     for (size_t k = a->dstart[d]; k < a->dstart[d + 1]; ++k) {
@@ -154,10 +157,12 @@ static size_t assemble_row(assembly *a, const vbc_system *sys, const row_list *r
   return e;
 }
 
-int vbc_assemble_rows(const vbc_problem *pb, size_t n, const size_t *block, const size_t *row,
-                      const signed char *sign, vbc_sparse *M, vbc_error *err) {
+static int assemble_rows(const vbc_problem *pb, size_t n, const size_t *block, const size_t *row,
+                         const signed char *sign, int fixed_bodies, vbc_sparse *M,
+                         vbc_error *err) {
   const row_list rl = {n, block, row, sign};
   assembly a = {0};
+  a.fixed_bodies = fixed_bodies;
   int rc = assembly_init(&a, pb, &rl, err);
   /* every row of M has at most one entry per listed row: grow the storage as rows come */
   size_t e = 0;
@@ -177,6 +182,11 @@ int vbc_assemble_rows(const vbc_problem *pb, size_t n, const size_t *block, cons
   return rc;
 }
 
+int vbc_assemble_rows(const vbc_problem *pb, size_t n, const size_t *block, const size_t *row,
+                      const signed char *sign, vbc_sparse *M, vbc_error *err) {
+  return assemble_rows(pb, n, block, row, sign, 0, M, err);
+}
+
 size_t vbc_problem_rows(const vbc_problem *pb) {
   size_t n = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) n += pb->blocks[b]->rows.n;
@@ -190,7 +200,8 @@ const vbc_block *vbc_problem_unassemblable(const vbc_problem *pb) {
   return NULL;
 }
 
-int vbc_problem_assemble(const vbc_problem *pb, vbc_sparse *A, vbc_error *err) {
+static int problem_assemble(const vbc_problem *pb, int fixed_bodies, vbc_sparse *A,
+                            vbc_error *err) {
   if (pb->nblocks == 1 && pb->blocks[0]->type->assemble) {
     const vbc_block *blk = pb->blocks[0];
     return blk->type->assemble(blk->state, pb->sys, &blk->rows, A, err);
@@ -211,7 +222,15 @@ int vbc_problem_assemble(const vbc_problem *pb, vbc_sparse *A, vbc_error *err) {
       row[i] = k;
       sign[i] = 1;
     }
-  if (rc == VBC_OK) rc = vbc_assemble_rows(pb, n, block, row, sign, A, err);
+  if (rc == VBC_OK) rc = assemble_rows(pb, n, block, row, sign, fixed_bodies, A, err);
   free(block), free(row), free(sign);
   return rc;
+}
+
+int vbc_problem_assemble(const vbc_problem *pb, vbc_sparse *A, vbc_error *err) {
+  return problem_assemble(pb, 0, A, err);
+}
+
+int vbc_problem_assemble_fixed_bodies(const vbc_problem *pb, vbc_sparse *A, vbc_error *err) {
+  return problem_assemble(pb, 1, A, err);
 }

@@ -28,6 +28,11 @@ size_t vbc_problem_rows(const vbc_problem *pb);
  * Jacobian; bilateral rows are not split. */
 int vbc_problem_assemble(const vbc_problem *pb, vbc_sparse *A, vbc_error *err);
 
+/* The same with every body held still (W = 0 on the bodies' degrees of freedom): the particle
+ * part of J W J^T. A body couples every row that touches it into a dense block; a preconditioner
+ * may leave that coupling out (mprgp.c). A block's own operator is returned as it is. */
+int vbc_problem_assemble_fixed_bodies(const vbc_problem *pb, vbc_sparse *A, vbc_error *err);
+
 /* The block that keeps pb's operator from being assembled (no own operator where it would be
  * used, no Jacobian), or NULL: for solvers' set-up checks. */
 const vbc_block *vbc_problem_unassemblable(const vbc_problem *pb);

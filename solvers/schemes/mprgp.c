@@ -39,7 +39,10 @@
  * of every solve (core/operator.h) and the products use it; the set-up seconds (assembly and every
  * factorisation) and the number of factorisations are reported. On the frozen hydrostatic tank
  * (1166 rows; A's scaled free block has condition ~4e5) `jacobi` needs ~3000 iterations for
- * 1e-6 in z, `ic0` ~800 (docs/krylov.md). The triangular solves are serial. */
+ * 1e-6 in z, `ic0` ~900 (docs/krylov.md). The triangular solves are serial.
+ * With movable bodies, J W J^T couples every row that touches a body into a dense block, and
+ * factoring it costs more than it saves: then the factor is built from A with the bodies held
+ * still (core/operator.h) on the exact diagonal, and the products stay matrix-free. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +84,8 @@ typedef struct mprgp_state {
   unsigned char *fmask, *freem; /* the factored free set, the current one */
   size_t cap_fmask, cap_freem;
   int factored;
+  int matrix_free;         /* ic0 with movable bodies: A without them preconditions, products
+                              stay matrix-free */
   long factorisations;
   double setup_seconds;
   double *s, *g, *y, *l, *u, *phi, *beta, *p, *q, *w, *dx; /* scaled space */
@@ -146,7 +151,7 @@ static void scale(mprgp_state *s) {
 static void product(mprgp_state *s, vbc_problem *pb, const double *p, double *q) {
   vbc_krylov *k = &s->k;
   for (size_t i = 0; i < k->n; ++i) s->w[i] = k->unknown[i] ? p[i] / s->s[i] : 0.0;
-  vbc_krylov_product(k, pb, s->ic0 ? &s->A : NULL, s->w, q);
+  vbc_krylov_product(k, pb, s->ic0 && !s->matrix_free ? &s->A : NULL, s->w, q);
   for (size_t i = 0; i < k->n; ++i) q[i] = k->unknown[i] ? q[i] / s->s[i] : 0.0;
 }
 
@@ -224,7 +229,12 @@ static int mprgp_begin(void *state, vbc_problem *pb, vbc_error *err) {
   if (vbc_krylov_gather(&s->k, pb, err) != VBC_OK || vectors(s, err) != VBC_OK) return err->code;
   if (s->ic0) {
     const double t0 = vbc_now();
-    if (vbc_problem_assemble(pb, &s->A, err) != VBC_OK) return err->code;
+    s->matrix_free = 0;
+    for (size_t b = 0; b < pb->sys->nbodies; ++b) s->matrix_free |= pb->sys->bodies[b].inv_mass > 0.0;
+    s->P.exact_diagonal = s->matrix_free;
+    if ((s->matrix_free ? vbc_problem_assemble_fixed_bodies(pb, &s->A, err)
+                        : vbc_problem_assemble(pb, &s->A, err)) != VBC_OK)
+      return err->code;
     vbc_krylov_sort_rows(&s->A);
     s->setup_seconds += vbc_now() - t0;
   }

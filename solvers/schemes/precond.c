@@ -24,7 +24,7 @@ static void diagonal(vbc_precond *P, const vbc_krylov *k, const vbc_sparse *A) {
     double d = 0.0;
     for (size_t e = A->start[i]; e < A->start[i + 1]; ++e)
       if (A->col[e] == i) d += A->val[e];
-    P->adiag[i] = d;
+    P->adiag[i] = P->exact_diagonal ? k->diag[i] : d;
   }
 }
 

@@ -33,6 +33,8 @@ typedef struct vbc_precond {
   double *val;
   size_t cap_start, cap_nnz;
   double shift;        /* IC(0): the alpha that made it positive (0: none) */
+  int exact_diagonal;  /* take the diagonal from the rows (rows.diag, the exact A_kk), not from
+                          the matrix given: for a matrix that leaves part of A out */
 } vbc_precond;
 
 /* Whether the kind needs the assembled A. */
