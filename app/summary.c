@@ -1,6 +1,7 @@
 /* summary.c — see summary.h. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "app/json_file.h"
 #include "app/profile.h"
@@ -110,6 +111,12 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                           st->wall_seconds > 0.0
                               ? (double)sim->nfluid * (double)st->steps_run / st->wall_seconds
                               : 0.0);
+  /* the largest resident set the process had so far (Linux: ru_maxrss in KiB), for the scale
+   * of a run against its particle count */
+  struct rusage usage;
+  cJSON_AddNumberToObject(root, "peak_memory_mib",
+                          getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024.0
+                                                              : 0.0);
   cJSON_AddItemToObject(root, "solver", solver_stats(st));
   cJSON_AddItemToObject(root, "timing", vbc_profile_json(st, sim));
   cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();

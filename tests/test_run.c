@@ -77,6 +77,7 @@ Test(hydrostatic, coarse_column_stays_incompressible_and_hydrostatic, .timeout =
   cr_assert_eq(json_number(s, "steps"), 1000.0);
   cr_assert_eq(json_number(s, "particles.fluid"), 225.0);
   cr_assert_gt(json_number(s, "particle_steps_per_second"), 0.0);
+  cr_assert_gt(json_number(s, "peak_memory_mib"), 1.0);
   cr_assert_gt(json_number(s, "solver.iterations_mean"), 1.0);
   cr_assert_eq(json_number(s, "solver.stop_reasons.max_iterations"), 0.0);
   cJSON *status = cJSON_GetObjectItem(s, "status");
