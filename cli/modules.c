@@ -6,7 +6,7 @@
 #include "solvers/schemes/schemes.h"
 
 static const vbc_block_type *const blocks[] = {&vbc_block_mps, &vbc_block_mps_poisson,
-                                               &vbc_block_sph_density,
+                                               &vbc_block_sph_density, &vbc_block_staggered,
                                                &vbc_block_contact, &vbc_block_pin,
                                                &vbc_block_lcp_matrix};
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,

@@ -1,0 +1,406 @@
+/* staggered.c — the velocity constraint p^v of staggered SPH: He, Liu, Wang, Zhang, Li, Shao &
+ * Wang, "Staggered meshless solid-fluid coupling", ACM Trans. Graph. 31(6) 149, 2012, §4 and §5.2.
+ *
+ * Carrier particles hold the pressure; a staggered particle P_{i-j} sits at the midpoint of every
+ * pair of neighbours i (fluid) and j (fluid or solid) closer than the SPH support H, with
+ *     m_{i-j} = m_i/N_i + m_j/N_j                                                  (eq. 7)
+ *     v~_{i-j} = (m_{i-} v~_i + m_{j-} v~_j) / m_{i-j},  m_{i-} = m_i/N_i             (eq. 8)
+ *     V_{i-j} = m_{i-}/rho_i + m_{j-}/rho_j,  rho_{i-j} = m_{i-j}/V_{i-j}            (eq. 9)
+ * (masses, counts and densities: staggered_surface.c). With n_ij = (x_j - x_i)/r_ij and
+ * grad W(r_ij/2) = -|W'(r_ij/2)| n_ij at the staggered particle, the divergence (eq. 10) and the
+ * Laplacian of the gradient eq. 11 (eq. 12) are
+ *     div_i = sum_j V_{i-j} |W'(r_ij/2)| v_{i-j} . n_ij,
+ *     L p_i = sum_j (V_{i-j}/rho_{i-j}) |W'(r_ij/2)| (p_j - p_i) / r_ij,
+ * and eq. 13 is L p = div~ / h. A pair with a solid j carries no pressure: its staggered velocity
+ * is the solid's condition, free slip (eq. 27, default: the normal part of v~_{i-j} - u^s
+ * removed, n^s of eq. 20) or no slip (eq. 26: v_{i-j} = u^s, u^s the solid particle's velocity),
+ * and with no_sticking only where the pair approaches the solid, (v~_{i-j} - u^s) . n^s < 0,
+ * decided before the solve (§5.2); that known velocity goes to the right-hand side.
+ *
+ * As a block: one row per fluid particle not on the free surface (staggered_surface.c), the
+ * impulse lambda_i = h p_i, bilateral. With c_ij = (V_{i-j}/rho_{i-j}) |W'(r_ij/2)| / r_ij the
+ * divergence after eq. 14 is div_i + (A lambda)_i, so the rows ask
+ *     A lambda = b,  A_ii = sum_{j fluid} c_ij,  A_ij = -c_ij (j a row),  b_i = -div_i,
+ * where div_i takes v~_{i-j} on fluid pairs and the imposed velocity on solid pairs. Surface
+ * neighbours (p = 0) count in A_ii only: A is symmetric, A_ij <= 0 off the diagonal, weakly
+ * diagonally dominant, and definite because every region has a surface particle (§5.2). It is
+ * not J M^-1 J^T over the particle velocities, so, as mps_poisson.c, the block keeps y = A lambda
+ * itself (residual b - y; apply adds A d to y; the Gauss–Seidel sweep updates y) and offers A
+ * through `assemble`. The residual is the staggered divergence left, so h |r_i| is He's
+ * |Delta rho_i| / rho_i and error_scale = h makes error_tolerance 0.01 He's E = 1 % (eq. 29, whose
+ * printed "/Delta t" must be "* Delta t": a divergence in 1/s times a time step).
+ *
+ * Remap (`finish`, eq. 15-19). The staggered particle's change is
+ *     dv_{i-j} = -(h / rho_{i-j}) G p_{i-j},  G p_{i-j} = (p_j - p_i)/r_ij n_ij     (eq. 11, 14)
+ * for fluid pairs and the imposed change for solid pairs. Eq. 19 gives particle i
+ *     dv_i = (1/N_i) sum_j dv_{i-j}                                       (remap = "literal"),
+ * but each dv_{i-j} is only the component along its own n of the change: for a linear pressure
+ * on a full neighbourhood (1/N) sum n n^T = I/d, so the particle receives 1/d of the pressure
+ * acceleration (measured in tests/test_staggered_run.c: one step from rest in the hydrostatic
+ * tank leaves the fluid falling at half of g h in 2D). The default is the least-squares fit of a
+ * velocity change to the components,
+ *     dv_i = (sum_j n n^T)^-1 sum_j dv_{i-j}                              (remap = "normalised"),
+ * exact for a linear pressure on any neighbourhood. Solid pairs: with wall_share (default) the
+ * fluid particle's own share of P_{i-j} reaches the solid's condition, i.e. eq. 17 with its last
+ * term (m_{i-j} - m_{j-})/m_{i-j} (v_j - v_i) kept for fluid-solid pairs (dv = -((v~_i - u).n) n
+ * for free slip, u - v~_i for no slip); without it the pair gives the mixed particle's change of
+ * eq. 26-27 as printed, which a wall at rest halves (its share of v~_{i-j} is zero). Eq. 17's last
+ * term is dropped for fluid pairs, as the paper does. He's viscous force on solids (mu^s) is not
+ * part of this block.
+ *
+ * Written back: p_i = lambda_i / h (0 on the surface and on solids) and the Shepard-smoothed
+ * pressure sum_j W_ij p_j / sum_j W_ij over the fluid (self included). Solids are scripted
+ * (§6: rho^s = rho0, N^s counted as for fluid; rigid particles move with their body's velocity);
+ * the block never moves bodies. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/parallel.h"
+#include "solvers/blocks/blocks.h"
+#include "solvers/blocks/staggered.h"
+
+typedef vbc_staggered_state stag_state;
+
+static const char *const slip_choices[] = {"free_slip", "no_slip", NULL};
+static const char *const remap_choices[] = {"normalised", "literal", NULL};
+
+static const vbc_param_spec stag_params[] = {
+    {"surface_asymmetry", VBC_PARAM_NUMBER, 0.3, 0.0, 100.0, 0,
+     "free surface (eq. 25): Asy_i > this times h = H/2, the kernel's smoothing length (He: 0.3)",
+     NULL},
+    {"surface_density", VBC_PARAM_NUMBER, 0.7, 0.0, 1.0, 0,
+     "free surface: rho_i < this times rho0 (He: 0.7)", NULL},
+    {"slip", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "the solids' condition on their staggered particles: free_slip (eq. 27) or no_slip (eq. 26)",
+     slip_choices},
+    {"no_sticking", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "impose the solid condition only on staggered particles approaching the solid (§5.2)", NULL},
+    {"remap", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "particle velocity from the staggered changes: normalised ((sum n n^T)^-1 sum dv, exact for "
+     "a linear pressure) or literal (eq. 19: (1/N) sum dv, 1/d of the pressure acceleration)",
+     remap_choices},
+    {"wall_share", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+     "fluid-solid pairs move the fluid particle's own share to the solid's condition (eq. 17 "
+     "with its last term); false: the mixed staggered particle's change of eq. 26-27",
+     NULL},
+    {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
+
+/* sum_j W(|x_j|) over the ideal lattice of spacing l, self included. */
+static double lattice_sum(const vbc_sph_kernel *k, double l) {
+  const int n = (int)ceil(k->H / l), dim = k->dim;
+  double sum = 0.0;
+  for (int a = -n; a <= n; ++a)
+    for (int b = -n; b <= n; ++b)
+      for (int c = (dim == 3 ? -n : 0); c <= (dim == 3 ? n : 0); ++c)
+        sum += vbc_sph_W(k, l * sqrt((double)(a * a + b * b + c * c)));
+  return sum;
+}
+
+static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
+                        vbc_error *err) {
+  stag_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  s->k = sys->sph;
+  s->lattice_sum = lattice_sum(&s->k, sys->spacing);
+  s->asymmetry = vbc_param_number(params, stag_params, "surface_asymmetry");
+  s->rho_min = vbc_param_number(params, stag_params, "surface_density");
+  s->no_slip = vbc_param_choice(params, stag_params, "slip") == 1;
+  s->no_sticking = vbc_param_bool(params, stag_params, "no_sticking");
+  s->remap = (vbc_staggered_remap)vbc_param_choice(params, stag_params, "remap");
+  s->wall_share = vbc_param_bool(params, stag_params, "wall_share");
+  *support = s->k.H;
+  return s;
+}
+
+static void stag_free(void *state) {
+  stag_state *s = state;
+  free(s->row_of), free(s->particle_of), free(s->surface), free(s->rho), free(s->count);
+  free(s->normal), free(s->component), free(s->queue);
+  free(s->coef), free(s->grad), free(s->wall_dv), free(s->wall_dir), free(s->y);
+  free(s);
+}
+
+static int ensure_capacity(stag_state *s, size_t np, size_t npairs, vbc_error *err) {
+  void *const per_particle[] = {&s->row_of, &s->surface, &s->rho,  &s->count,
+                                &s->normal, &s->component, &s->queue};
+  const size_t psize[] = {sizeof *s->row_of, sizeof *s->surface,   sizeof *s->rho,
+                          sizeof *s->count,  sizeof *s->normal, sizeof *s->component,
+                          sizeof *s->queue};
+  void *const per_pair[] = {&s->coef, &s->grad, &s->wall_dv, &s->wall_dir};
+  const size_t qsize[] = {sizeof *s->coef, sizeof *s->grad, sizeof *s->wall_dv,
+                          sizeof *s->wall_dir};
+  if (vbc_grow(&s->cap_particles, np, per_particle, psize, 7, err) != VBC_OK ||
+      vbc_grow(&s->cap_pairs, npairs, per_pair, qsize, 4, err) != VBC_OK ||
+      vbc_grow(&s->cap_rows, np, (void *[]){&s->particle_of, &s->y},
+               (size_t[]){sizeof *s->particle_of, sizeof *s->y}, 2, err) != VBC_OK)
+    return err->code;
+  return VBC_OK;
+}
+
+/* The staggered particles of fluid particle i: per pair its coefficients (s->coef, s->grad for
+ * fluid j; s->wall_dv, s->wall_dir for solid j), and the divergence div_i of eq. 10 with the
+ * solids' conditions imposed. Returns div_i. */
+static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double H = s->k.H, m = sys->fluid_mass;
+  const vbc_vec vi = p->vel[i];
+  const double mi = m / s->count[i];
+  double div = 0.0;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const size_t j = nb->index[q];
+    const double d = nb->dist[q];
+    s->coef[q] = s->grad[q] = 0.0;
+    s->wall_dv[q] = s->wall_dir[q] = vbc_vec_zero();
+    if (d <= 0.0 || d >= H) continue;
+    const double mj = m / s->count[j], mij = mi + mj;                /* eq. 7 */
+    const double V = mi / s->rho[i] + mj / s->rho[j], rho = mij / V; /* eq. 9 */
+    const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / d);
+    const double wp = fabs(vbc_sph_dW(&s->k, 0.5 * d));
+    const vbc_vec uj = vbc_system_velocity(sys, j);
+    vbc_vec v = vbc_vec_scale(vbc_vec_axpy(vbc_vec_scale(vi, mi), mj, uj), 1.0 / mij); /* eq. 8 */
+    if (p->kind[j] == VBC_FLUID) {
+      s->coef[q] = V / rho * wp / d;
+      s->grad[q] = 1.0 / (rho * d);
+    } else {
+      vbc_vec ns = s->normal[j];
+      if (vbc_vec_norm2(ns) == 0.0) ns = vbc_vec_scale(n, -1.0);
+      const vbc_vec rel = vbc_vec_sub(v, uj);
+      if (!s->no_sticking || vbc_vec_dot(rel, ns) < 0.0) {
+        const vbc_vec own = vbc_vec_sub(vi, uj); /* the particle's share, relative */
+        vbc_vec dv, dir;
+        if (s->no_slip) { /* eq. 26 */
+          dv = vbc_vec_scale(s->wall_share ? own : rel, -1.0);
+          const double len = vbc_vec_norm(dv);
+          dir = len > 0.0 ? vbc_vec_scale(dv, 1.0 / len) : ns;
+          v = uj;
+        } else { /* eq. 27 */
+          dv = vbc_vec_scale(ns, -vbc_vec_dot(s->wall_share ? own : rel, ns));
+          dir = ns;
+          v = vbc_vec_axpy(v, -vbc_vec_dot(rel, ns), ns);
+        }
+        s->wall_dv[q] = dv, s->wall_dir[q] = dir;
+      }
+    }
+    div += V * wp * vbc_vec_dot(v, n); /* eq. 10 */
+  }
+  return div;
+}
+
+static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
+  stag_state *s = state;
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  if (ensure_capacity(s, p->n, nb->npairs, err) != VBC_OK) return err->code;
+  vbc_staggered_geometry(s, sys);
+  size_t n = 0;
+  for (size_t i = 0; i < p->n; ++i) {
+    const int row = p->kind[i] == VBC_FLUID && !s->surface[i];
+    s->row_of[i] = row ? (long)n : -1;
+    if (row) s->particle_of[n++] = (uint32_t)i;
+  }
+  s->nrows = n;
+  if (vbc_rows_resize(rows, n, err) != VBC_OK) return err->code;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    const double div = staggered_pairs(s, sys, i);
+    const long r = s->row_of[i];
+    if (r < 0) continue;
+    double diag = 0.0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) diag += s->coef[q];
+    rows->diag[r] = diag;
+    rows->target[r] = -div;
+    rows->lo[r] = -INFINITY, rows->hi[r] = INFINITY;
+    rows->impulse[r] = 0.0;
+    s->y[r] = 0.0;
+  }
+  return VBC_OK;
+}
+
+static void stag_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                          double *res) {
+  const stag_state *s = state;
+  (void)sys;
+#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - s->y[r];
+}
+
+/* (A d)_r, row by row. */
+static double product_row(const stag_state *s, const vbc_system *sys, const vbc_rows *rows,
+                          size_t r, const double *d) {
+  const vbc_neighbors *nb = sys->nbrs;
+  const size_t i = s->particle_of[r];
+  double off = 0.0;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const long rj = s->row_of[nb->index[q]];
+    if (rj >= 0 && s->coef[q] != 0.0) off += s->coef[q] * d[rj];
+  }
+  return rows->diag[r] * d[r] - off;
+}
+
+static void stag_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
+  stag_state *s = state;
+#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < rows->n; ++r) s->y[r] += product_row(s, sys, rows, r, d);
+}
+
+static void sweep_row(stag_state *s, const vbc_system *sys, vbc_rows *rows, size_t r,
+                      double omega) {
+  if (rows->diag[r] <= 0.0) return;
+  const double d = vbc_pgs_row(rows, r, s->y[r], omega);
+  if (d == 0.0) return;
+  const vbc_neighbors *nb = sys->nbrs;
+  const size_t i = s->particle_of[r];
+  s->y[r] += rows->diag[r] * d;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const long rj = s->row_of[nb->index[q]];
+    if (rj >= 0 && s->coef[q] != 0.0) s->y[rj] -= s->coef[q] * d;
+  }
+}
+
+/* Gauss–Seidel in row order (serial). */
+static void stag_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
+                       vbc_sweep_order order) {
+  stag_state *s = state;
+  if (order == VBC_SWEEP_BACKWARD)
+    for (size_t r = rows->n; r-- > 0;) sweep_row(s, sys, rows, r, omega);
+  else
+    for (size_t r = 0; r < rows->n; ++r) sweep_row(s, sys, rows, r, omega);
+}
+
+static int stag_assemble(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                         vbc_sparse *A, vbc_error *err) {
+  const stag_state *s = state;
+  const vbc_neighbors *nb = sys->nbrs;
+  size_t nnz = rows->n;
+  for (size_t r = 0; r < rows->n; ++r) {
+    const size_t i = s->particle_of[r];
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+      nnz += s->row_of[nb->index[q]] >= 0 && s->coef[q] != 0.0;
+  }
+  if (vbc_sparse_reserve(A, rows->n, nnz, err) != VBC_OK) return err->code;
+  size_t e = 0;
+  for (size_t r = 0; r < rows->n; ++r) {
+    const size_t i = s->particle_of[r];
+    A->start[r] = e;
+    A->col[e] = r, A->val[e++] = rows->diag[r];
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const long rj = s->row_of[nb->index[q]];
+      if (rj >= 0 && s->coef[q] != 0.0) A->col[e] = (size_t)rj, A->val[e++] = -s->coef[q];
+    }
+  }
+  A->start[rows->n] = e;
+  A->nnz = e;
+  A->nrows = A->ndofs = rows->n;
+  return VBC_OK;
+}
+
+/* x = M^-1 b for the symmetric positive semidefinite 3x3 M = sum n n^T, regularised by 1e-9 of
+ * its trace so that a neighbourhood along one line (rank 1) gives the pseudo-inverse's answer. */
+static vbc_vec solve_moment(double m[3][3], vbc_vec b) {
+  const double eps = 1e-9 * (m[0][0] + m[1][1] + m[2][2]) + 1e-300;
+  for (int a = 0; a < 3; ++a) m[a][a] += eps;
+  const double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+  const double c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+  const double c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+  const double det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
+  const double inv[3][3] = {
+      {c00, m[0][2] * m[2][1] - m[0][1] * m[2][2], m[0][1] * m[1][2] - m[0][2] * m[1][1]},
+      {c01, m[0][0] * m[2][2] - m[0][2] * m[2][0], m[0][2] * m[1][0] - m[0][0] * m[1][2]},
+      {c02, m[0][1] * m[2][0] - m[0][0] * m[2][1], m[0][0] * m[1][1] - m[0][1] * m[1][0]}};
+  return vbc_vec_make((inv[0][0] * b.x + inv[0][1] * b.y + inv[0][2] * b.z) / det,
+                      (inv[1][0] * b.x + inv[1][1] * b.y + inv[1][2] * b.z) / det,
+                      (inv[2][0] * b.x + inv[2][1] * b.y + inv[2][2] * b.z) / det);
+}
+
+static void add_moment(double m[3][3], vbc_vec n) {
+  const double v[3] = {n.x, n.y, n.z};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) m[a][b] += v[a] * v[b];
+}
+
+/* The velocity change of fluid particle i from its staggered particles (eq. 14-19). */
+static vbc_vec remap(const stag_state *s, const vbc_system *sys, size_t i) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double h = sys->dt;
+  double m[3][3] = {{0}};
+  vbc_vec sum = vbc_vec_zero();
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const size_t j = nb->index[q];
+    if (s->grad[q] != 0.0) { /* a fluid pair: dv = -(h/rho) (p_j - p_i)/r n  (eq. 11, 14) */
+      const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / nb->dist[q]);
+      sum = vbc_vec_axpy(sum, -h * s->grad[q] * (p->pressure[j] - p->pressure[i]), n);
+      add_moment(m, n);
+    } else if (vbc_vec_norm2(s->wall_dir[q]) > 0.0) { /* an imposed solid pair */
+      sum = vbc_vec_add(sum, s->wall_dv[q]);
+      add_moment(m, s->wall_dir[q]);
+    }
+  }
+  if (s->remap == VBC_REMAP_LITERAL) return vbc_vec_scale(sum, 1.0 / s->count[i]); /* eq. 19 */
+  return solve_moment(m, sum);
+}
+
+static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
+  const stag_state *s = state;
+  vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i)
+    p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] / sys->dt : 0.0;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_add(p->vel[i], remap(s, sys, i));
+  const double w0 = vbc_sph_W(&s->k, 0.0);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) {
+      p->pressure_smoothed[i] = 0.0;
+      continue;
+    }
+    double num = w0 * p->pressure[i], den = w0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const size_t j = nb->index[q];
+      if (p->kind[j] != VBC_FLUID) continue;
+      const double w = vbc_sph_W(&s->k, nb->dist[q]);
+      num += w * p->pressure[j], den += w;
+    }
+    p->pressure_smoothed[i] = num / den;
+  }
+}
+
+/* h r_i: the relative density change the staggered divergence left in row i (eq. 29). */
+static double stag_error_scale(const void *state, const vbc_system *sys) {
+  (void)state;
+  return sys->dt;
+}
+
+static unsigned stag_traits(const void *state) {
+  (void)state;
+  return VBC_ROWS_BILATERAL;
+}
+
+int vbc_staggered_is_surface(const vbc_block *b, size_t particle) {
+  const stag_state *s = b->state;
+  return s->surface[particle];
+}
+
+const vbc_block_type vbc_block_staggered = {
+    .name = "staggered",
+    .kind = VBC_BLOCK_FLUID,
+    .summary = "staggered SPH velocity constraint p^v: staggered particles at neighbour "
+               "midpoints, free/no-slip solids, p = 0 on the detected free surface (He et al. "
+               "2012, eq. 7-19, 25-27)",
+    .params = stag_params,
+    .alloc = stag_alloc,
+    .free = stag_free,
+    .prepare = stag_prepare,
+    .residual = stag_residual,
+    .apply = stag_apply,
+    .sweep = stag_sweep,
+    .assemble = stag_assemble,
+    .finish = stag_finish,
+    .error_scale = stag_error_scale,
+    .traits = stag_traits,
+};

@@ -1,0 +1,51 @@
+/* staggered.h — the staggered SPH block of He, Liu, Wang, Zhang, Li, Shao & Wang, "Staggered
+ * meshless solid-fluid coupling", ACM Trans. Graph. 31(6) 149, 2012 (staggered.c has the
+ * equations and choices). The block's state is shared by its two files: staggered.c (the rows,
+ * the operator, the remap) and staggered_surface.c (densities, solid normals, the free surface). */
+#ifndef VBC_STAGGERED_H
+#define VBC_STAGGERED_H
+
+#include <stdint.h>
+
+#include "core/constraint.h"
+
+/* How a particle's velocity change is gathered from its staggered particles (eq. 19). */
+typedef enum vbc_staggered_remap {
+  VBC_REMAP_NORMALISED = 0, /* (sum_j n n^T)^-1 sum_j dv_{i-j}: least squares of the changes */
+  VBC_REMAP_LITERAL = 1     /* eq. 19 as printed: (1/N_i) sum_j dv_{i-j} */
+} vbc_staggered_remap;
+
+typedef struct vbc_staggered_state {
+  vbc_sph_kernel k;
+  double lattice_sum;       /* sum_j W(|x_j|) over the ideal lattice, self included */
+  double asymmetry, rho_min; /* eq. 25 thresholds: in units of h = H/2, and of rho0 */
+  int no_slip, no_sticking, wall_share;
+  vbc_staggered_remap remap;
+  size_t cap_particles, cap_pairs, cap_rows, nrows;
+  long *row_of;           /* per particle: its row or -1 */
+  uint32_t *particle_of;  /* per row */
+  unsigned char *surface; /* per particle: 1 for fluid on the free surface (p = 0) */
+  double *rho;            /* per particle: eq. 22 for fluid, rho0 for solids */
+  double *count;          /* per particle: N_i, neighbours closer than H */
+  vbc_vec *normal;        /* per solid particle next to fluid: n^s (eq. 20) */
+  long *component;        /* per particle: scratch of the connected-region search */
+  uint32_t *queue;        /* scratch of the same */
+  /* per neighbour pair q of a fluid particle i (aligned with sys->nbrs->index): */
+  double *coef;    /* fluid j: (V_{i-j} / rho_{i-j}) |W'(r_ij/2)| / r_ij (eq. 12), else 0 */
+  double *grad;    /* fluid j: 1 / (rho_{i-j} r_ij), the factor of eq. 11 in eq. 14 */
+  vbc_vec *wall_dv; /* solid j: the velocity change the pair gives particle i (eq. 26/27) */
+  vbc_vec *wall_dir; /* solid j: its direction n^v (unit), zero when the pair is not imposed */
+  double *y;        /* per row: (A lambda)_r */
+} vbc_staggered_state;
+
+/* Densities (eq. 22) and neighbour counts N_i of every particle, the solid normals (eq. 20) and
+ * the free surface (eq. 25 and the connected-region rule of §5.2) of the fluid. */
+void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys);
+/* Mark every fluid particle of a connected fluid region without a surface particle as surface
+ * (§5.2). Serial. */
+void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys);
+
+/* For tests: whether fluid particle i of the block's last prepare is on the free surface. */
+int vbc_staggered_is_surface(const vbc_block *b, size_t particle);
+
+#endif
