@@ -152,7 +152,7 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
     const double d = nb->dist[q];
     s->coef[q] = s->grad[q] = 0.0;
     s->wall_dv[q] = s->wall_dir[q] = vbc_vec_zero();
-    if (d <= 0.0 || d >= H) continue;
+    if (!vbc_staggered_pair(d, H)) continue;
     const double mj = m / s->count[j], mij = mi + mj;                /* eq. 7 */
     const double V = mi / s->rho[i] + mj / s->rho[j], rho = mij / V; /* eq. 9 */
     const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / d);
@@ -296,10 +296,10 @@ static int stag_assemble(const void *state, const vbc_system *sys, const vbc_row
   return VBC_OK;
 }
 
-/* x = M^-1 b for the symmetric positive semidefinite 3x3 M = sum n n^T, regularised by 1e-9 of
+/* x = M^-1 b for the symmetric positive semidefinite 3x3 M = sum n n^T, regularised by 1e-12 of
  * its trace so that a neighbourhood along one line (rank 1) gives the pseudo-inverse's answer. */
 static vbc_vec solve_moment(double m[3][3], vbc_vec b) {
-  const double eps = 1e-9 * (m[0][0] + m[1][1] + m[2][2]) + 1e-300;
+  const double eps = 1e-12 * (m[0][0] + m[1][1] + m[2][2]) + 1e-300;
   for (int a = 0; a < 3; ++a) m[a][a] += eps;
   const double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
   const double c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];

@@ -38,6 +38,11 @@ typedef struct vbc_staggered_state {
   double *y;        /* per row: (A lambda)_r */
 } vbc_staggered_state;
 
+/* Whether two particles r apart are neighbours of the staggered scheme: closer than the support H
+ * by more than round-off, so that a pair at exactly H on a lattice (W = W' = 0 there) counts for
+ * no particle, whichever way its distance rounds. */
+static inline int vbc_staggered_pair(double r, double H) { return r > 0.0 && r < H * (1.0 - 1e-9); }
+
 /* Densities (eq. 22) and neighbour counts N_i of every particle, the solid normals (eq. 20) and
  * the free surface (eq. 25 and the connected-region rule of §5.2) of the fluid. */
 void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys);

@@ -38,7 +38,7 @@ static void densities_and_counts(vbc_staggered_state *s, const vbc_system *sys) 
     double sum = w0, n = 0.0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       const double d = nb->dist[q];
-      if (d <= 0.0 || d >= H) continue;
+      if (!vbc_staggered_pair(d, H)) continue;
       sum += vbc_sph_W(&s->k, d);
       n += 1.0;
     }
@@ -59,7 +59,7 @@ static void solid_normals(vbc_staggered_state *s, const vbc_system *sys) {
       for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
         const size_t j = nb->index[q];
         const double d = nb->dist[q];
-        if (p->kind[j] == VBC_FLUID || d <= 0.0 || d >= H) continue;
+        if (p->kind[j] == VBC_FLUID || !vbc_staggered_pair(d, H)) continue;
         n = vbc_vec_axpy(n, -vbc_sph_dW(&s->k, d) / d, vbc_vec_sub(p->pos[i], p->pos[j]));
       }
     const double len = vbc_vec_norm(n);
@@ -82,7 +82,7 @@ static void free_surface(vbc_staggered_state *s, const vbc_system *sys) {
     vbc_vec off = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       const double d = nb->dist[q];
-      if (d <= 0.0 || d >= H) continue;
+      if (!vbc_staggered_pair(d, H)) continue;
       const double w = vbc_sph_W(&s->k, d);
       sum += w;
       off = vbc_vec_axpy(off, w, vbc_vec_sub(p->pos[nb->index[q]], p->pos[i]));
@@ -109,7 +109,8 @@ void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys) 
       has_surface |= s->surface[i];
       for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
         const size_t j = nb->index[q];
-        if (p->kind[j] != VBC_FLUID || s->component[j] >= 0 || nb->dist[q] >= H) continue;
+        if (p->kind[j] != VBC_FLUID || s->component[j] >= 0 || !vbc_staggered_pair(nb->dist[q], H))
+          continue;
         s->component[j] = (long)seed;
         s->queue[tail++] = (uint32_t)j;
       }
