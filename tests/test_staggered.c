@@ -244,6 +244,50 @@ Test(staggered, remap_of_a_linear_pressure) {
   }
 }
 
+/* Splash particles: a lone particle gets no velocity change (no 0/0), a pair gets the change of
+ * its one staggered particle along the pair, -(h / rho_{i-j}) (p_j - p_i) / r_ij (eq. 11, 14), in
+ * both remaps: the normalised one raises the missing direction's eigenvalue instead of
+ * dividing by zero. */
+Test(staggered, splash_particles_get_finite_changes) {
+  const char *remaps[] = {"normalised", "literal"};
+  for (int k = 0; k < 2; ++k) {
+    fixture f;
+    setup(&f, 1, 1, 0, 0, 0.0, 0.0, remaps[k]);
+    const vbc_vec dv = vbc_staggered_remap(f.block.state, &f.sys, 0);
+    cr_assert(dv.x == 0.0 && dv.y == 0.0 && dv.z == 0.0, "%s", remaps[k]);
+    teardown(&f);
+    setup(&f, 2, 1, 0, 0, 0.0, 0.0, remaps[k]);
+    cr_assert_eq(f.block.rows.n, 0);
+    f.p.pressure[0] = 0.0, f.p.pressure[1] = 500.0;
+    const vbc_vec d0 = vbc_staggered_remap(f.block.state, &f.sys, 0);
+    /* the two particles have one density, so rho_{i-j} (eq. 9) is theirs */
+    const double rho = ((const vbc_staggered_state *)f.block.state)->rho[0];
+    cr_assert_float_eq(d0.x, -DT / rho * 500.0 / L, 1e-12 * fabs(d0.x), "%s: %g", remaps[k], d0.x);
+    cr_assert_eq(d0.y, 0.0);
+    teardown(&f);
+  }
+}
+
+/* unilateral: rows p^v >= 0 (an LCP for mprgp or pgs), not the bilateral system cg needs. */
+Test(staggered, unilateral_rows_are_one_sided) {
+  vbc_error err = {0};
+  fixture f;
+  setup(&f, 6, 6, 3, 0, 0.0, 0.0, "normalised");
+  cr_assert_eq(f.block.type->traits(f.block.state), VBC_ROWS_BILATERAL);
+  cr_assert_eq(f.block.rows.lo[0], -INFINITY);
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddBoolToObject(params, "unilateral", 1);
+  vbc_block b;
+  cr_assert_eq(vbc_block_init(&b, &vbc_block_staggered, params, &f.sys, "fluid", &err), 0);
+  cr_assert_eq(b.type->prepare(b.state, &f.sys, &b.rows, &err), 0);
+  cr_assert_eq(b.type->traits(b.state), 0u);
+  cr_assert_eq(b.rows.n, f.block.rows.n);
+  for (size_t r = 0; r < b.rows.n; ++r) cr_assert(b.rows.lo[r] == 0.0 && b.rows.hi[r] == INFINITY);
+  vbc_block_free(&b);
+  cJSON_Delete(params);
+  teardown(&f);
+}
+
 static const char staggered_scene[] =
     "{\n"
     "  \"dim\": 2, \"spacing\": 0.05,\n"

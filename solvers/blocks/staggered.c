@@ -45,8 +45,15 @@
  * term (m_{i-j} - m_{j-})/m_{i-j} (v_j - v_i) kept for fluid-solid pairs (dv = -((v~_i - u).n) n
  * for free slip, u - v~_i for no slip); without it the pair gives the mixed particle's change of
  * eq. 26-27 as printed, which a wall at rest halves (its share of v~_{i-j} is zero). Eq. 17's last
- * term is dropped for fluid pairs, as the paper does. He's viscous force on solids (mu^s) is not
- * part of this block.
+ * term is dropped for fluid pairs, as the paper does. A particle with few or nearly collinear
+ * neighbours (a splash) has a (nearly) singular sum n n^T; staggered_remap.c raises its small
+ * eigenvalues (remap_floor). He's viscous force on solids (mu^s) is not part of this block.
+ *
+ * unilateral (not He's; default off): rows p^v >= 0, an LCP for mprgp or pgs. The equality
+ * system pulls with negative pressure wherever the predicted field would expand, next to the
+ * free surface too; on vbc's coarse dam break that holds the column together (final front
+ * Z = 2.25 against 4.16 for the MPS-LCP at t = 0.3 s under the staggered coupler), p^v >= 0
+ * lets it go (Z = 4.06; docs/staggered.md).
  *
  * Written back: p_i = lambda_i / h (0 on the surface and on solids) and the Shepard-smoothed
  * pressure sum_j W_ij p_j / sum_j W_ij over the fluid (self included). Solids are scripted
@@ -79,6 +86,14 @@ static const vbc_param_spec stag_params[] = {
      "particle velocity from the staggered changes: normalised ((sum n n^T)^-1 sum dv, exact for "
      "a linear pressure) or literal (eq. 19: (1/N) sum dv, 1/d of the pressure acceleration)",
      remap_choices},
+    {"unilateral", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "p^v >= 0 (an LCP: the divergence may stay positive where p = 0; for mprgp or pgs) instead "
+     "of He's equality system, which pulls with negative pressure where the fluid would expand",
+     NULL},
+    {"remap_floor", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 1,
+     "normalised remap: eigenvalues of (1/N) sum n n^T below this times 1/d are raised to it, "
+     "so that a particle with few or nearly collinear neighbours (a splash) is not kicked",
+     NULL},
     {"wall_share", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "fluid-solid pairs move the fluid particle's own share to the solid's condition (eq. 17 "
      "with its last term); false: the mixed staggered particle's change of eq. 26-27",
@@ -106,8 +121,10 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->rho_min = vbc_param_number(params, stag_params, "surface_density");
   s->no_slip = vbc_param_choice(params, stag_params, "slip") == 1;
   s->no_sticking = vbc_param_bool(params, stag_params, "no_sticking");
-  s->remap = (vbc_staggered_remap)vbc_param_choice(params, stag_params, "remap");
+  s->remap = (vbc_staggered_remap_form)vbc_param_choice(params, stag_params, "remap");
   s->wall_share = vbc_param_bool(params, stag_params, "wall_share");
+  s->remap_floor = vbc_param_number(params, stag_params, "remap_floor");
+  s->unilateral = vbc_param_bool(params, stag_params, "unilateral");
   *support = s->k.H;
   return s;
 }
@@ -211,7 +228,7 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) diag += s->coef[q];
     rows->diag[r] = diag;
     rows->target[r] = -div;
-    rows->lo[r] = -INFINITY, rows->hi[r] = INFINITY;
+    rows->lo[r] = s->unilateral ? 0.0 : -INFINITY, rows->hi[r] = INFINITY;
     rows->impulse[r] = 0.0;
     s->y[r] = 0.0;
   }
@@ -296,52 +313,6 @@ static int stag_assemble(const void *state, const vbc_system *sys, const vbc_row
   return VBC_OK;
 }
 
-/* x = M^-1 b for the symmetric positive semidefinite 3x3 M = sum n n^T, regularised by 1e-12 of
- * its trace so that a neighbourhood along one line (rank 1) gives the pseudo-inverse's answer. */
-static vbc_vec solve_moment(double m[3][3], vbc_vec b) {
-  const double eps = 1e-12 * (m[0][0] + m[1][1] + m[2][2]) + 1e-300;
-  for (int a = 0; a < 3; ++a) m[a][a] += eps;
-  const double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
-  const double c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
-  const double c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-  const double det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
-  const double inv[3][3] = {
-      {c00, m[0][2] * m[2][1] - m[0][1] * m[2][2], m[0][1] * m[1][2] - m[0][2] * m[1][1]},
-      {c01, m[0][0] * m[2][2] - m[0][2] * m[2][0], m[0][2] * m[1][0] - m[0][0] * m[1][2]},
-      {c02, m[0][1] * m[2][0] - m[0][0] * m[2][1], m[0][0] * m[1][1] - m[0][1] * m[1][0]}};
-  return vbc_vec_make((inv[0][0] * b.x + inv[0][1] * b.y + inv[0][2] * b.z) / det,
-                      (inv[1][0] * b.x + inv[1][1] * b.y + inv[1][2] * b.z) / det,
-                      (inv[2][0] * b.x + inv[2][1] * b.y + inv[2][2] * b.z) / det);
-}
-
-static void add_moment(double m[3][3], vbc_vec n) {
-  const double v[3] = {n.x, n.y, n.z};
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) m[a][b] += v[a] * v[b];
-}
-
-/* The velocity change of fluid particle i from its staggered particles (eq. 14-19). */
-static vbc_vec remap(const stag_state *s, const vbc_system *sys, size_t i) {
-  const vbc_particles *p = sys->particles;
-  const vbc_neighbors *nb = sys->nbrs;
-  const double h = sys->dt;
-  double m[3][3] = {{0}};
-  vbc_vec sum = vbc_vec_zero();
-  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-    const size_t j = nb->index[q];
-    if (s->grad[q] != 0.0) { /* a fluid pair: dv = -(h/rho) (p_j - p_i)/r n  (eq. 11, 14) */
-      const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / nb->dist[q]);
-      sum = vbc_vec_axpy(sum, -h * s->grad[q] * (p->pressure[j] - p->pressure[i]), n);
-      add_moment(m, n);
-    } else if (vbc_vec_norm2(s->wall_dir[q]) > 0.0) { /* an imposed solid pair */
-      sum = vbc_vec_add(sum, s->wall_dv[q]);
-      add_moment(m, s->wall_dir[q]);
-    }
-  }
-  if (s->remap == VBC_REMAP_LITERAL) return vbc_vec_scale(sum, 1.0 / s->count[i]); /* eq. 19 */
-  return solve_moment(m, sum);
-}
-
 static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const stag_state *s = state;
   vbc_particles *p = sys->particles;
@@ -351,7 +322,7 @@ static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] / sys->dt : 0.0;
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
-    if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_add(p->vel[i], remap(s, sys, i));
+    if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_add(p->vel[i], vbc_staggered_remap(s, sys, i));
   const double w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
@@ -377,8 +348,7 @@ static double stag_error_scale(const void *state, const vbc_system *sys) {
 }
 
 static unsigned stag_traits(const void *state) {
-  (void)state;
-  return VBC_ROWS_BILATERAL;
+  return ((const stag_state *)state)->unilateral ? 0u : VBC_ROWS_BILATERAL;
 }
 
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle) {

@@ -1,7 +1,8 @@
 /* staggered.h — the staggered SPH block of He, Liu, Wang, Zhang, Li, Shao & Wang, "Staggered
  * meshless solid-fluid coupling", ACM Trans. Graph. 31(6) 149, 2012 (staggered.c has the
- * equations and choices). The block's state is shared by its two files: staggered.c (the rows,
- * the operator, the remap) and staggered_surface.c (densities, solid normals, the free surface). */
+ * equations and choices). The block's state is shared by its files: staggered.c (the rows, the
+ * operator, the write-back), staggered_surface.c (densities, solid normals, the free surface) and
+ * staggered_remap.c (the particles' velocity change, eq. 15-19). */
 #ifndef VBC_STAGGERED_H
 #define VBC_STAGGERED_H
 
@@ -13,14 +14,15 @@
 typedef enum vbc_staggered_remap {
   VBC_REMAP_NORMALISED = 0, /* (sum_j n n^T)^-1 sum_j dv_{i-j}: least squares of the changes */
   VBC_REMAP_LITERAL = 1     /* eq. 19 as printed: (1/N_i) sum_j dv_{i-j} */
-} vbc_staggered_remap;
+} vbc_staggered_remap_form;
 
 typedef struct vbc_staggered_state {
   vbc_sph_kernel k;
   double lattice_sum;       /* sum_j W(|x_j|) over the ideal lattice, self included */
   double asymmetry, rho_min; /* eq. 25 thresholds: in units of h = H/2, and of rho0 */
-  int no_slip, no_sticking, wall_share;
-  vbc_staggered_remap remap;
+  int no_slip, no_sticking, wall_share, unilateral;
+  vbc_staggered_remap_form remap;
+  double remap_floor; /* normalised remap: floor of the eigenvalues of (1/N) sum n n^T, times 1/d */
   size_t cap_particles, cap_pairs, cap_rows, nrows;
   long *row_of;           /* per particle: its row or -1 */
   uint32_t *particle_of;  /* per row */
@@ -49,6 +51,10 @@ void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys);
 /* Mark every fluid particle of a connected fluid region without a surface particle as surface
  * (§5.2). Serial. */
 void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys);
+
+/* The velocity change of fluid particle i from its staggered particles (eq. 14-19), after the
+ * solve has written the pressures (staggered_remap.c). */
+vbc_vec vbc_staggered_remap(const vbc_staggered_state *s, const vbc_system *sys, size_t i);
 
 /* For tests: whether fluid particle i of the block's last prepare is on the free surface. */
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle);
