@@ -35,6 +35,8 @@ static void print_group(const vbc_coupler_type *t, const vbc_group_spec *g, FILE
     fprintf(out, "        constraint: a block of kind %s (default \"%s\")\n",
             vbc_block_kind_name(g->constraint_kind), g->constraint_default);
   if (g->solver_default) fprintf(out, "        solver (default \"%s\")\n", g->solver_default);
+  if (g->solver_defaults)
+    fprintf(out, "        solver parameters here by default: %s\n", g->solver_defaults);
   for (size_t k = 0; k < t->nslots; ++k)
     if (strcmp(t->slots[k].group, g->key) == 0)
       fprintf(out, "        block %-14s %s\n", t->slots[k].label,

@@ -131,6 +131,34 @@ static int group_tables(vbc_jctx *c, const vbc_coupler_type *t, const vbc_group_
   return VBC_OK;
 }
 
+/* The group's own defaults of its solver's parameters (vbc_group_spec.solver_defaults): added
+ * to obj where the chosen solver is the group's default one, declares the key, and obj does not
+ * have it (pgs chosen instead of cg keeps pgs's own omega). */
+static int group_solver_defaults(vbc_jctx *c, const vbc_group_spec *g,
+                                 const vbc_method_group *m, cJSON *obj) {
+  if (g->solver_defaults == NULL || m->solver == NULL ||
+      strcmp(m->solver->name, g->solver_default) != 0)
+    return VBC_OK;
+  cJSON *d = cJSON_Parse(g->solver_defaults);
+  if (!cJSON_IsObject(d)) {
+    cJSON_Delete(d);
+    return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "coupler group \"%s\": solver_defaults is not a "
+                         "JSON object", g->key);
+  }
+  for (cJSON *item = d->child; item; item = item->next) {
+    if (vbc_param_find(m->solver->params, item->string) == NULL ||
+        cJSON_GetObjectItemCaseSensitive(obj, item->string) != NULL)
+      continue;
+    cJSON *copy = cJSON_Duplicate(item, 1);
+    if (copy == NULL || !cJSON_AddItemToObject(obj, item->string, copy)) {
+      cJSON_Delete(copy), cJSON_Delete(d);
+      return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "out of memory");
+    }
+  }
+  cJSON_Delete(d);
+  return VBC_OK;
+}
+
 static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec *g,
                       vbc_method_group *out) {
   char path[64];
@@ -141,7 +169,8 @@ static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec 
   const vbc_param_spec *tables[MAX_TABLES];
   size_t ntables;
   if (choose_modules(c, s, g, obj, path, out) != VBC_OK ||
-      group_tables(c, s->coupler, g, out, path, tables, &ntables) != VBC_OK)
+      group_tables(c, s->coupler, g, out, path, tables, &ntables) != VBC_OK ||
+      group_solver_defaults(c, g, out, obj) != VBC_OK)
     return c->err->code;
   const char *fixed[3];
   size_t nfixed = 0;

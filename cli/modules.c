@@ -14,7 +14,7 @@ static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_ja
                                                  &vbc_solver_mprgp};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
                                                   &vbc_coupler_akinci,
-                                                  &vbc_coupler_lemke_contacts};
+                                                  &vbc_coupler_lemke_contacts, &vbc_coupler_staggered};
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
     &vbc_benchmark_buoyancy,    &vbc_benchmark_seesaw,         &vbc_benchmark_dam_break};

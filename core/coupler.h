@@ -42,6 +42,11 @@ typedef struct vbc_group_spec {
   const char *constraint_default;
   const char *solver_default; /* NULL: no `solver` key; its blocks are solved by the solver of the
                                  group that their stage names */
+  /* NULL, or a JSON object of solver parameters whose default differs in this group (the
+   * staggered coupler's "fluid": SSOR-preconditioned cg, He et al. Table 1; its "prepass": three
+   * Jacobi iterations). A key applies when the scene chose the group's default solver, which
+   * declares it, and left the key out; summary.json's resolved scene shows it like any default. */
+  const char *solver_defaults;
 } vbc_group_spec;
 
 /* A group as the scene chose it (app/scene.c resolves it from the declarations above). */

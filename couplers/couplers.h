@@ -9,6 +9,7 @@ extern const vbc_coupler_type vbc_coupler_strong; /* Miyamoto & Koshizuka Fig. 1
 extern const vbc_coupler_type vbc_coupler_akinci; /* Akinci 2012 boundary forces (weak) */
 extern const vbc_coupler_type vbc_coupler_pms;    /* Koshizuka PMS, Carlson Rigid Fluid */
 extern const vbc_coupler_type vbc_coupler_lemke_contacts; /* Kurose & Takahashi §4.2 */
+extern const vbc_coupler_type vbc_coupler_staggered; /* He et al. 2012, Alg. 1 */
 
 /* The parameter groups the couplers share: method.fluid chooses the fluid block and the solver;
  * method.contact holds the contact and pin blocks' parameters, with a solver of its own only

@@ -53,8 +53,8 @@ static void one_step_from_rest(const char *name, const char *remap, const char *
 /* Eq. 19 first (issue 18). Gravity gives every particle u* = -g h = -0.01 m/s before the solve.
  * Measured after one step (mean v_y of the 900 fluid particles, largest speed):
  *   remap literal (eq. 19 as printed), free slip:   -5.006e-3 m/s = -0.50 g h, 7.6e-3 m/s;
- *   remap normalised (the default), free slip:       +1.42e-4 m/s = 0.014 g h, 8.9e-4 m/s;
- *   remap normalised, no slip:                       +1.1e-7 m/s = 1e-5 g h.
+ *   remap normalised (the default), free slip:       +1.41e-4 m/s = 0.014 g h, 8.9e-4 m/s;
+ *   remap normalised, no slip:                       +1.7e-8 m/s = 2e-6 g h, 2.7e-4 m/s.
  * The literal form gives the particles half of the pressure acceleration that holds them:
  * (1/N) sum n n^T = I/2 in 2D. The normalised form is exact for a linear pressure
  * (test_staggered.c); what is left under free slip is the side walls' staggered particles, which

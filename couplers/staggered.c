@@ -1,0 +1,143 @@
+/* staggered.c — Algorithm 1 of He, Liu, Wang, Zhang, Li, Shao & Wang, "Staggered meshless
+ * solid-fluid coupling", ACM Trans. Graph. 31(6) 149, 2012 (§3, §6), as a stage table
+ * (core/coupler.h):
+ *
+ *   1. explicit forces and prediction: u* = u + h (g + viscosity), bodies v* (the engine's
+ *      explicit terms; Alg. 1 lines 2-3);
+ *   2. `prepass` — the density constraint p^d (Alg. 2, line 4): He et al. take p^d from the
+ *      equation of state of their LPSPH paper (He et al., Comput. Graph. Forum 2012), three
+ *      iterations of density estimate, p^d >= 0, the force of eq. 23 and a velocity and position
+ *      update. That paper is not among vbc's sources, so vbc substitutes the closest documented
+ *      form: the IISPH density rows (block sph_density, p^d >= 0, eq. 22's density with the
+ *      solids counted) solved by method.prepass.solver, by default three relaxed Jacobi
+ *      iterations (omega 0.5; min_iterations = max_iterations = 3). After it the fluid particles
+ *      move by h du^d, the velocity change the pre-pass gave them, the velocity change is kept
+ *      (Alg. 2 line 5: "update fluid velocities and positions") and the neighbour lists are
+ *      rebuilt at the moved positions;
+ *   3. `pressure` — the velocity constraint p^v (Alg. 3, line 6): the scene's fluid block (default
+ *      staggered, solvers/blocks/staggered.c) by method.fluid.solver, default cg preconditioned by
+ *      SSOR with omega 1.7 (He et al. Table 1 and §7.1). Its finish remaps p^v to the particle
+ *      velocities (line 7); afterwards the pressure written back is p = p^d + p^v (and the
+ *      smoothed pressures likewise);
+ *   4. `body_contact` — rigid bodies: every contact and pin as one LCP by method.contact.solver
+ *      (Lemke by default), as the lemke_contacts coupler does; skipped without rows.
+ *   5. advection r += h u^{t+1} (the engine).
+ *
+ * Not He's: the solids' reaction to p^v (eq. 21, 28) and the solid velocity update after p^d
+ * (Alg. 1 line 5) — the staggered block treats bodies as scripted moving walls, so momentum
+ * reaches the bodies through the contact stage only (as under lemke_contacts). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "couplers/couplers.h"
+#include "solvers/blocks/blocks.h"
+
+enum { DENSITY, FLUID, CONTACT, PIN };
+enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
+
+typedef struct staggered_state {
+  size_t cap;
+  vbc_vec *u;           /* velocities before the pre-pass */
+  double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
+} staggered_state;
+
+static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
+  (void)c;
+  return vbc_calloc(1, sizeof(staggered_state), err);
+}
+
+static void stag_free(void *state) {
+  staggered_state *s = state;
+  free(s->u), free(s->pd), free(s->pd_smooth);
+  free(s);
+}
+
+/* Keep u* to measure what the pre-pass changes. */
+static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
+  (void)stage;
+  staggered_state *s = c->state;
+  const vbc_particles *p = c->sys->particles;
+  if (vbc_grow(&s->cap, p->n, (void *[]){&s->u, &s->pd, &s->pd_smooth},
+               (size_t[]){sizeof *s->u, sizeof *s->pd, sizeof *s->pd_smooth}, 3, err) != VBC_OK)
+    return err->code;
+  memcpy(s->u, p->vel, p->n * sizeof *s->u);
+  return VBC_OK;
+}
+
+/* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour
+ * lists follow the moved particles. */
+static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+  (void)stage;
+  if (!ok) return VBC_OK;
+  staggered_state *s = c->state;
+  vbc_particles *p = c->sys->particles;
+  const double h = c->sys->dt;
+  for (size_t i = 0; i < p->n; ++i) {
+    s->pd[i] = p->pressure[i], s->pd_smooth[i] = p->pressure_smoothed[i];
+    if (p->kind[i] == VBC_FLUID)
+      p->pos[i] = vbc_vec_axpy(p->pos[i], h, vbc_vec_sub(p->vel[i], s->u[i]));
+  }
+  return c->ops.neighbours(c->ops.ctx, err);
+}
+
+/* The pressure written back is p^d + p^v (issue 18: frames and benchmarks see the whole). */
+static int add_density_pressure(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+  (void)stage, (void)err;
+  if (!ok) return VBC_OK;
+  const staggered_state *s = c->state;
+  vbc_particles *p = c->sys->particles;
+  for (size_t i = 0; i < p->n; ++i)
+    p->pressure[i] += s->pd[i], p->pressure_smoothed[i] += s->pd_smooth[i];
+  return VBC_OK;
+}
+
+static const vbc_group_spec groups[] = {
+    {.key = "fluid",
+     .doc = "the velocity constraint p^v (a block of kind fluid, default staggered) and the "
+            "solver of its solve, with their parameters",
+     .constraint_kind = VBC_BLOCK_FLUID,
+     .constraint_default = "staggered",
+     .solver_default = "cg",
+     .solver_defaults = "{\"preconditioner\": \"ssor\", \"omega\": 1.7}"},
+    {.key = "prepass",
+     .doc = "the density pre-pass p^d (He et al. Alg. 2, substituted by the sph_density rows): "
+            "its block's and its solver's parameters",
+     .solver_default = "jacobi",
+     .solver_defaults = "{\"min_iterations\": 3, \"max_iterations\": 3}"},
+    {.key = "contact",
+     .doc = "the contact and pin blocks' parameters and the solver of their one LCP",
+     .solver_default = "lemke"},
+};
+
+static const vbc_slot_spec slots[] = {
+    [DENSITY] = {.label = "density", .group = "prepass", .type = &vbc_block_sph_density},
+    [FLUID] = {.label = "fluid", .group = "fluid"},
+    [CONTACT] = {.label = "contact", .group = "contact", .type = &vbc_block_contact},
+    [PIN] = {.label = "pin", .group = "contact", .type = &vbc_block_pin},
+};
+
+static const vbc_stage_spec stages[] = {
+    [STAGE_PREPASS] = {.label = "prepass", .slots = {DENSITY}, .nslots = 1,
+                       .solver_group = "prepass", .before = keep_velocities,
+                       .after = move_positions},
+    [STAGE_PRESSURE] = {.label = "pressure", .slots = {FLUID}, .nslots = 1,
+                        .solver_group = "fluid", .after = add_density_pressure},
+    [STAGE_BODIES] = {.label = "body_contact", .slots = {CONTACT, PIN}, .nslots = 2,
+                      .solver_group = "contact", .skip_without_rows = 1},
+};
+
+const vbc_coupler_type vbc_coupler_staggered = {
+    .name = "staggered",
+    .summary = "He et al. 2012 Alg. 1: density pre-pass p^d (sph_density rows, 3 Jacobi "
+               "iterations, positions moved), velocity constraint p^v (staggered block, cg with "
+               "SSOR 1.7), then contacts and pins as one LCP (Lemke)",
+    .groups = groups,
+    .ngroups = 3,
+    .slots = slots,
+    .nslots = 4,
+    .stages = stages,
+    .nstages = 3,
+    .primary = STAGE_PRESSURE,
+    .alloc = stag_alloc,
+    .free = stag_free,
+};
