@@ -22,8 +22,8 @@ static const char *string_at(const cJSON *root, const char *a, const char *b, co
 /* The coarse tank (l = 0.04 m, 1 s) under the coupler with the scene's solver replaced by cg:
  * the fluid group's defaults make it SSOR-preconditioned with omega 1.7 (He et al. Table 1), the
  * pre-pass runs its three Jacobi iterations. Measured: 11 cg iterations per step, pressure error
- * 0.056 raw and 0.057 smoothed, max density deviation 0.82 % (1.6 % without the pre-pass,
- * test_staggered_run.c), surface 0.6002 m; at l = 0.02 m 0.031 raw, 0.82 % (3.4 % without). */
+ * 0.056 raw and 0.057 smoothed, max density deviation 1.13 % (1.60 % without the pre-pass,
+ * test_staggered_run.c), surface 0.6002 m; at l = 0.02 m 0.031 raw, 0.67 % (3.38 % without). */
 Test(staggered_coupler, prepass_keeps_the_tank_density, .timeout = 300) {
   cJSON *s = run_scene("stag_coupler_hydro", source_path(HYDRO),
                        SETS("spacing=0.04", "method.coupler=staggered",
@@ -40,7 +40,7 @@ Test(staggered_coupler, prepass_keeps_the_tank_density, .timeout = 300) {
                json_number(s, "solver.stages.1.solves"));
   cr_assert_lt(json_number(s, "metrics.pressure_error_raw"), 0.065);
   cr_assert_lt(json_number(s, "metrics.pressure_error_smoothed"), 0.065);
-  cr_assert_lt(json_number(s, "metrics.max_density_deviation"), 0.012);
+  cr_assert_lt(json_number(s, "metrics.max_density_deviation"), 0.013);
   cr_assert_lt(fabs(json_number(s, "metrics.free_surface_height") - 0.6), 0.005);
   cJSON_Delete(s);
 }
