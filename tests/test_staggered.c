@@ -315,4 +315,22 @@ Test(staggered_input, bad_values_of_the_blocks_keys) {
                    FRAGMENTS("method.fluid.no_sticking"));
   expect_bad_input("stag_share", staggered_scene, SETS("method.fluid.wall_share=\"yes\""),
                    FRAGMENTS("method.fluid.wall_share"));
+  expect_bad_input("stag_floor", staggered_scene, SETS("method.fluid.remap_floor=0"),
+                   FRAGMENTS("method.fluid.remap_floor"));
+  expect_bad_input("stag_unilateral", staggered_scene, SETS("method.fluid.unilateral=1"),
+                   FRAGMENTS("method.fluid.unilateral"));
+}
+
+/* The staggered coupler's own group: the pre-pass's block and solver keys are checked like any
+ * other (jacobi's omega in (0, 1], an unknown key, an unknown solver). */
+Test(staggered_input, bad_values_of_the_prepass_group) {
+  expect_bad_input("stag_prepass_omega", staggered_scene,
+                   SETS("method.coupler=staggered", "method.prepass.omega=1.5"),
+                   FRAGMENTS("method.prepass.omega"));
+  expect_bad_input("stag_prepass_key", staggered_scene,
+                   SETS("method.coupler=staggered", "method.prepass.iterations=3"),
+                   FRAGMENTS("method.prepass", "iterations"));
+  expect_bad_input("stag_prepass_solver", staggered_scene,
+                   SETS("method.coupler=staggered", "method.prepass.solver=newton"),
+                   FRAGMENTS("method.prepass.solver", "\"jacobi\"", "newton"));
 }
