@@ -160,12 +160,12 @@ int vbc_output_frame(vbc_output *o, const vbc_particles *p, const vbc_body *bodi
   if (o->nframes == 0 && vbc_mkdir_p(dir, err) != VBC_OK) return err->code;
   snprintf(rel, sizeof rel, "frames/frame_%06zu.vtu", o->nframes);
   snprintf(path, sizeof path, "%s/%s", o->dir, rel);
-  if (vbc_vtu_write(path, p, bodies, nbodies, err) != VBC_OK) return err->code;
+  if (vbc_vtu_write(path, p, bodies, nbodies, o->compress_frames, err) != VBC_OK) return err->code;
   if (nbodies > 0) {
     char brel[64];
     body_file(brel, sizeof brel, o->nframes);
     snprintf(path, sizeof path, "%s/%s", o->dir, brel);
-    if (vbc_vtu_write_bodies(path, bodies, nbodies, err) != VBC_OK) return err->code;
+    if (vbc_vtu_write_bodies(path, bodies, nbodies, o->compress_frames, err) != VBC_OK) return err->code;
   }
   void *const arrays[] = {&o->frame_files, &o->frame_times};
   const size_t sizes[] = {sizeof *o->frame_files, sizeof *o->frame_times};

@@ -15,6 +15,7 @@ typedef struct vbc_output {
   char **frame_files;
   double *frame_times;
   size_t nframes, cap_frames;
+  int compress_frames; /* the scene's output.compress_frames (app/vtu.h); set after open */
 } vbc_output;
 
 /* Create dir, remove what an earlier run left there, open the streams and write headers

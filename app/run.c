@@ -320,6 +320,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   } else if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) {
     return err->code;
   }
+  L->out.compress_frames = sc->compress_frames;
   L->last_checkpoint = vbc_now();
   if (opt->exact_reference) L->trace.reference = vbc_exact_reference_observer(&L->xref);
   vbc_progress_init(&L->progress, opt->progress, stderr);

@@ -113,6 +113,7 @@ typedef struct vbc_scene {
   size_t ngroups;
   /* output */
   int frames;
+  int compress_frames; /* output.compress_frames: zlib-compressed appended data (app/vtu.h) */
   double frame_interval;
   long convergence_every; /* steps between solves whose convergence is recorded */
   /* benchmark */

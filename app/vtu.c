@@ -1,6 +1,7 @@
 /* vtu.c — see vtu.h. The file layout follows the VTK XML format documentation: every DataArray
  * is `format="appended"` with an `offset` into the AppendedData block, where each array is a
- * UInt64 byte count followed by the raw values. */
+ * UInt64 byte count followed by the raw values, or (compressed) the zlib header and blocks of
+ * app/vtu_zlib.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "app/files.h"
 #include "app/vtu.h"
+#include "app/vtu_zlib.h"
 
 typedef struct array_desc {
   const char *name, *type;
@@ -22,12 +24,13 @@ static int host_is_little_endian(void) {
   return *(const uint8_t *)&one == 1;
 }
 
-static void header_array(FILE *f, const array_desc *a, uint64_t *offset) {
+/* entry: the array's bytes in the AppendedData block, header included. */
+static void header_array(FILE *f, const array_desc *a, size_t entry, uint64_t *offset) {
   fprintf(f, "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" ",
           a->type, a->name, a->components);
   if (a->tuples) fprintf(f, "NumberOfTuples=\"%zu\" ", a->tuples);
   fprintf(f, "format=\"appended\" offset=\"%llu\"/>\n", (unsigned long long)*offset);
-  *offset += sizeof(uint64_t) + a->bytes;
+  *offset += entry;
 }
 
 static void block(FILE *f, const void *data, size_t bytes) {
@@ -36,18 +39,31 @@ static void block(FILE *f, const void *data, size_t bytes) {
   fwrite(data, 1, bytes, f);
 }
 
-/* n points, one vertex cell each, with point data pd and field data fd (nfd = 0: none). */
+/* The appended entries of arrays a[0..n): raw (z == NULL: a UInt64 byte count, then the values)
+ * or compressed (z[k], app/vtu_zlib.h). */
+static size_t entry_size(const array_desc *a, const vbc_vtu_zentry *z, size_t k) {
+  return z ? z[k].size : sizeof(uint64_t) + a[k].bytes;
+}
+
+static void entry_write(FILE *f, const array_desc *a, const vbc_vtu_zentry *z, size_t k) {
+  if (z) fwrite(z[k].bytes, 1, z[k].size, f);
+  else block(f, a[k].data, a[k].bytes);
+}
+
+#define MAX_ARRAYS 24
+
+/* n points, one vertex cell each, with point data pd and field data fd (nfd = 0: none);
+ * compressed with compress != 0. */
 static int write_grid(const char *path, size_t n, const vbc_vec *points, const array_desc *pd,
                       size_t npd, const char *point_attrs, const array_desc *fd, size_t nfd,
-                      vbc_error *err) {
+                      int compress, vbc_error *err) {
   if (!host_is_little_endian())
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "VTU output assumes a little-endian machine");
   int64_t *conn = vbc_calloc(n ? n : 1, sizeof *conn, err);
   int64_t *offs = conn ? vbc_calloc(n ? n : 1, sizeof *offs, err) : NULL;
   uint8_t *types = offs ? vbc_calloc(n ? n : 1, 1, err) : NULL;
-  vbc_file file;
-  if (types == NULL || vbc_file_open(&file, path, ".tmp", err) != VBC_OK) {
-    free(conn), free(offs), free(types);
+  if (types == NULL) {
+    free(conn), free(offs);
     return err->code;
   }
   for (size_t i = 0; i < n; ++i) {
@@ -55,35 +71,51 @@ static int write_grid(const char *path, size_t n, const vbc_vec *points, const a
     offs[i] = (int64_t)i + 1;
     types[i] = 1; /* VTK_VERTEX */
   }
-  const array_desc pts = {"Points", "Float64", 3, n * sizeof(vbc_vec), points, 0};
-  const array_desc cells[] = {{"connectivity", "Int64", 1, n * sizeof(int64_t), conn, 0},
-                              {"offsets", "Int64", 1, n * sizeof(int64_t), offs, 0},
-                              {"types", "UInt8", 1, n, types, 0}};
-  FILE *f = file.f;
-  uint64_t off = 0;
-  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
-             "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <UnstructuredGrid>\n");
-  if (nfd) {
-    fprintf(f, "    <FieldData>\n");
-    for (size_t a = 0; a < nfd; ++a) header_array(f, &fd[a], &off);
-    fprintf(f, "    </FieldData>\n");
+  /* every array in the order of the header and of the appended data */
+  array_desc all[MAX_ARRAYS];
+  const size_t na = nfd + npd + 4;
+  memcpy(all, fd, nfd * sizeof *fd);
+  memcpy(all + nfd, pd, npd * sizeof *pd);
+  const array_desc rest[] = {{"Points", "Float64", 3, n * sizeof(vbc_vec), points, 0},
+                             {"connectivity", "Int64", 1, n * sizeof(int64_t), conn, 0},
+                             {"offsets", "Int64", 1, n * sizeof(int64_t), offs, 0},
+                             {"types", "UInt8", 1, n, types, 0}};
+  memcpy(all + nfd + npd, rest, sizeof rest);
+  vbc_vtu_zentry z[MAX_ARRAYS] = {{0}};
+  int rc = VBC_OK;
+  for (size_t k = 0; compress && k < na && rc == VBC_OK; ++k)
+    rc = vbc_vtu_deflate(all[k].data, all[k].bytes, &z[k], err);
+  vbc_file file;
+  if (rc == VBC_OK) rc = vbc_file_open(&file, path, ".tmp", err);
+  if (rc == VBC_OK) {
+    const vbc_vtu_zentry *zz = compress ? z : NULL;
+    FILE *f = file.f;
+    uint64_t off = 0;
+    size_t k = 0;
+    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
+               "byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n  <UnstructuredGrid>\n",
+            compress ? " compressor=\"vtkZLibDataCompressor\"" : "");
+    if (nfd) {
+      fprintf(f, "    <FieldData>\n");
+      for (; k < nfd; ++k) header_array(f, &all[k], entry_size(all, zz, k), &off);
+      fprintf(f, "    </FieldData>\n");
+    }
+    fprintf(f, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n      <PointData%s>\n",
+            n, n, point_attrs);
+    for (; k < nfd + npd; ++k) header_array(f, &all[k], entry_size(all, zz, k), &off);
+    fprintf(f, "      </PointData>\n      <Points>\n");
+    header_array(f, &all[k], entry_size(all, zz, k), &off);
+    fprintf(f, "      </Points>\n      <Cells>\n");
+    for (++k; k < na; ++k) header_array(f, &all[k], entry_size(all, zz, k), &off);
+    fprintf(f, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n  <AppendedData "
+               "encoding=\"raw\">\n   _");
+    for (k = 0; k < na; ++k) entry_write(f, all, zz, k);
+    fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
+    rc = vbc_file_commit(&file, err);
   }
-  fprintf(f, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n      <PointData%s>\n",
-          n, n, point_attrs);
-  for (size_t a = 0; a < npd; ++a) header_array(f, &pd[a], &off);
-  fprintf(f, "      </PointData>\n      <Points>\n");
-  header_array(f, &pts, &off);
-  fprintf(f, "      </Points>\n      <Cells>\n");
-  for (size_t a = 0; a < 3; ++a) header_array(f, &cells[a], &off);
-  fprintf(f, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n  <AppendedData "
-             "encoding=\"raw\">\n   _");
-  for (size_t a = 0; a < nfd; ++a) block(f, fd[a].data, fd[a].bytes);
-  for (size_t a = 0; a < npd; ++a) block(f, pd[a].data, pd[a].bytes);
-  block(f, pts.data, pts.bytes);
-  for (size_t a = 0; a < 3; ++a) block(f, cells[a].data, cells[a].bytes);
-  fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
+  for (size_t k = 0; k < na; ++k) free(z[k].bytes);
   free(conn), free(offs), free(types);
-  return vbc_file_commit(&file, err);
+  return rc;
 }
 
 /* The bodies' poses as arrays of doubles: x (3), q (4), the body axes (3 x 3), v (3), w (3). */
@@ -122,7 +154,7 @@ static int poses_make(poses *s, const vbc_body *b, size_t nb, vbc_error *err) {
 }
 
 int vbc_vtu_write(const char *path, const vbc_particles *p, const vbc_body *bodies,
-                  size_t nbodies, vbc_error *err) {
+                  size_t nbodies, int compress, vbc_error *err) {
   const size_t n = p->n;
   int32_t *kind = vbc_calloc(n ? n : 1, sizeof *kind, err);
   poses s;
@@ -148,14 +180,14 @@ int vbc_vtu_write(const char *path, const vbc_particles *p, const vbc_body *bodi
   };
   int rc = write_grid(path, n, p->pos, data, sizeof data / sizeof *data,
                       " Scalars=\"pressure\" Vectors=\"velocity\"", field,
-                      nb ? sizeof field / sizeof *field : 0, err);
+                      nb ? sizeof field / sizeof *field : 0, compress, err);
   free(kind);
   poses_free(&s);
   return rc;
 }
 
 int vbc_vtu_write_bodies(const char *path, const vbc_body *bodies, size_t nbodies,
-                         vbc_error *err) {
+                         int compress, vbc_error *err) {
   const size_t nb = nbodies;
   poses s;
   vbc_vec *x = vbc_calloc(nb ? nb : 1, sizeof *x, err);
@@ -180,7 +212,7 @@ int vbc_vtu_write_bodies(const char *path, const vbc_body *bodies, size_t nbodie
   };
   if (rc == VBC_OK)
     rc = write_grid(path, nb, x, data, sizeof data / sizeof *data, " Vectors=\"velocity\"", NULL,
-                    0, err);
+                    0, compress, err);
   for (int c = 0; c < 3; ++c) free(axis[c]);
   free(x);
   poses_free(&s);

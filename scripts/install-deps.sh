@@ -2,8 +2,9 @@
 # Install the Debian packages vbc needs, when some are missing (the README's commands call this).
 set -eu
 # python3-vtk9: VTK's own reader for the frame test (tests/vtk_frames.py, run by /usr/bin/python3)
+# zlib1g-dev: compressed frames (output.compress_frames)
 PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox
-  python3 python3-vtk9"
+  python3 python3-vtk9 zlib1g-dev"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

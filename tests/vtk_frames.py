@@ -11,7 +11,9 @@ frame time is a series.csv time, and kinetic_energy and max_speed recomputed fro
 velocities against that series.csv row; with bodies, the pose FieldData (body_position =
 the mean of the body's particles, a unit body_orientation, and in 2D body_position.y against the
 buoyancy benchmark's body_y column) and the bodies' own .vtu (part 1 of the .pvd). Fluid-only
-frames carry no FieldData and the .pvd no part 1.
+frames carry no FieldData and the .pvd no part 1. Each scene runs again with
+output.compress_frames (zlib, vtkZLibDataCompressor): the same checks hold, and every array VTK
+reads from a compressed frame equals the uncompressed frame's, value for value.
 
 Exit 0 when everything holds, 1 on the first failure, 77 (ctest SKIP_RETURN_CODE) only when
 `import vtk` fails.
@@ -45,11 +47,11 @@ TANK_3D = [{"type": "fluid_box", "min": [0, 0, 0], "max": [0.2, 0.1, 0.2]},
            {"type": "tank", "min": [0, 0, 0], "max": [0.2, 0.3, 0.2]}]
 
 
-def scene(dim, bodies, source):
+def scene(dim, bodies, source, compress):
     s = {"dim": dim, "spacing": 0.02 if dim == 2 else 0.025,
          "time": {"dt": 0.002, "end": 0.012, "output_interval": 0.004},
          "geometry": TANK_2D if dim == 2 else TANK_3D,
-         "output": {"frames": True}}
+         "output": {"frames": True, "compress_frames": compress}}
     if bodies and dim == 2:
         s["bodies"] = [{"name": "crate", "shape": {"type": "box", "min": [0.1, 0.16],
                                                    "max": [0.2, 0.24]}, "density_ratio": 0.5}]
@@ -151,14 +153,44 @@ def check_bodies_vtu(path, pose, nbodies, where):
                 close(dot + 1.0, (1.0 if i == j else 0.0) + 1.0, 1e-12, where + ": axes")
 
 
-def run_case(vbc, source, tmp, dim, bodies):
-    name = "%dd_%s" % (dim, "bodies" if bodies else "fluid")
+def all_arrays(data):
+    """{name: every tuple} of a vtkFieldData (point or field data); {} for None."""
+    if data is None:
+        return {}
+    out = {}
+    for i in range(data.GetNumberOfArrays()):
+        a = data.GetAbstractArray(i)
+        out[a.GetName()] = [a.GetTuple(j) for j in range(a.GetNumberOfTuples())]
+    return out
+
+
+def same_frame(raw, packed, where):
+    """The compressed frame holds exactly the uncompressed one's points and arrays."""
+    a, b = read_vtu(raw), read_vtu(packed)
+    check(a.GetNumberOfPoints() == b.GetNumberOfPoints(), where + ": point counts differ")
+    check(all(a.GetPoint(i) == b.GetPoint(i) for i in range(a.GetNumberOfPoints())),
+          where + ": points differ")
+    for what in ("GetPointData", "GetFieldData"):
+        x, y = all_arrays(getattr(a, what)()), all_arrays(getattr(b, what)())
+        check(sorted(x) == sorted(y), "%s: %s arrays %s vs %s" % (where, what, sorted(x),
+                                                                    sorted(y)))
+        for name in x:
+            check(x[name] == y[name], "%s: %s differs" % (where, name))
+
+
+def compressed(path):
+    with open(path, "rb") as f:
+        return b'compressor="vtkZLibDataCompressor"' in f.read(400)
+
+
+def run_case(vbc, source, tmp, dim, bodies, compress=False):
+    name = "%dd_%s%s" % (dim, "bodies" if bodies else "fluid", "_zlib" if compress else "")
     d = os.path.join(tmp, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     path = os.path.join(d, "scene.json")
     with open(path, "w") as f:
-        json.dump(scene(dim, bodies, source), f)
+        json.dump(scene(dim, bodies, source, compress), f)
     out = os.path.join(d, "out")
     subprocess.run([vbc, "run", path, "--out", out, "--quiet", "--threads", "1"], check=True)
     with open(os.path.join(out, "summary.json")) as f:
@@ -180,6 +212,7 @@ def run_case(vbc, source, tmp, dim, bodies):
         row = [r for r in series if abs(float(r["time"]) - t) < 1e-12]
         check(len(row) == 1, "%s: frame time %g not in series.csv" % (name, t))
         vtu = os.path.join(out, ds.get("file"))
+        check(compressed(vtu) == compress, "%s: compressor attribute" % vtu)
         sizes.append(os.path.getsize(vtu))
         pose = check_frame(vtu, dim, summary, row[0], nbodies, "%s frame %d" % (name, k))
         if nbodies:
@@ -192,6 +225,19 @@ def run_case(vbc, source, tmp, dim, bodies):
     print("%s: %d frames of %d points, %d bytes each, read by VTK %s" %
           (name, len(parts), summary["particles"]["total"], sizes[-1],
            vtk.vtkVersion.GetVTKVersion()))
+    return out, [ds.get("file") for ds in sets]
+
+
+def compare_runs(raw, packed, name):
+    """Every .vtu of the compressed run against the uncompressed run's."""
+    check(raw[1] == packed[1], name + ": the .pvd lists other files")
+    for rel in raw[1]:
+        same_frame(os.path.join(raw[0], rel), os.path.join(packed[0], rel),
+                   "%s %s" % (name, rel))
+    a = sum(os.path.getsize(os.path.join(raw[0], r)) for r in raw[1])
+    b = sum(os.path.getsize(os.path.join(packed[0], r)) for r in raw[1])
+    print("%s: compressed frames hold the same values, %d of %d bytes (%.2f)" %
+          (name, b, a, b / a))
 
 
 def main():
@@ -202,7 +248,9 @@ def main():
     try:
         for dim in (2, 3):
             for bodies in (False, True):
-                run_case(vbc, source, tmp, dim, bodies)
+                raw = run_case(vbc, source, tmp, dim, bodies)
+                packed = run_case(vbc, source, tmp, dim, bodies, compress=True)
+                compare_runs(raw, packed, "%dd_%s" % (dim, "bodies" if bodies else "fluid"))
     except (Failure, subprocess.CalledProcessError) as e:
         print("FAIL: %s" % e)
         return 1
