@@ -11,6 +11,7 @@
 #include "cli/modules.h"
 #include "app/run.h"
 #include "app/scene.h"
+#include "experiments/runner/animate.h"
 #include "experiments/runner/sweep.h"
 
 static const char usage[] =
@@ -24,6 +25,7 @@ static const char usage[] =
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
     "       vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n"
     "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
+    "       vbc animate DIR [--array NAME] [--out FILE] [--fps N] [--keep-png]\n"
     "       vbc --help | --version\n"
     "\n"
     "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"
@@ -38,6 +40,12 @@ static const char usage[] =
     "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"
     "             --reference REF: also the distance to REF's z (e.g. Lemke's output);\n"
     "             --trace: per iteration of pgs/jacobi, errors against REF as CSV\n"
+    "  animate    turn the frames of the run in DIR (DIR/frames.pvd) into DIR/animation.mp4\n"
+    "             (ffmpeg; DIR/animation.gif without it, or with --out FILE.gif): fluid\n"
+    "             coloured by --array (default pressure_smoothed, else pressure; a vector by its\n"
+    "             magnitude), walls grey, bodies outlined, the time in the corner; 3D frames\n"
+    "             projected onto x-y; --fps N (default 10); --keep-png keeps the PNGs, data and\n"
+    "             gnuplot script in OUT_frames/ (docs/results.md)\n"
     "\n"
     "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
     "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
@@ -251,6 +259,7 @@ int vbc_main(int argc, char **argv) {
   }
   if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv, &reg);
   if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv, &reg);
+  if (strcmp(cmd, "animate") == 0) return vbc_animate_main(argc, argv);
   args a;
   if (parse(argc, argv, &a) != 0) return 2;
   if (strcmp(cmd, "list") == 0) {

@@ -2,9 +2,10 @@
 # Install the Debian packages vbc needs, when some are missing (the README's commands call this).
 set -eu
 # python3-vtk9: VTK's own reader for the frame test (tests/vtk_frames.py, run by /usr/bin/python3)
-# zlib1g-dev: compressed frames (output.compress_frames)
+# zlib1g-dev: compressed frames (output.compress_frames); ffmpeg: `vbc animate` makes MP4 with
+# it (without it, an animated GIF)
 PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox
-  python3 python3-vtk9 zlib1g-dev"
+  python3 python3-vtk9 zlib1g-dev ffmpeg"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -10,8 +10,12 @@
 #include "experiments/runner/sweep_spawn.h"
 
 const char *vbc_gnuplot_find(char *buf, size_t size) {
-  const char *name = getenv("VBC_GNUPLOT");
-  if (name == NULL || name[0] == '\0') name = "gnuplot";
+  return vbc_program_find("VBC_GNUPLOT", "gnuplot", buf, size);
+}
+
+const char *vbc_program_find(const char *env, const char *program, char *buf, size_t size) {
+  const char *name = getenv(env);
+  if (name == NULL || name[0] == '\0') name = program;
   if (strchr(name, '/')) {
     snprintf(buf, size, "%s", name);
     return access(buf, X_OK) == 0 ? buf : NULL;

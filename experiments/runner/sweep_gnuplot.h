@@ -11,6 +11,9 @@
 /* $VBC_GNUPLOT if set (a path or a name looked up in PATH), else gnuplot in PATH; NULL if it is
  * not there. */
 const char *vbc_gnuplot_find(char *buf, size_t size);
+/* The same for any program: $env if set (a path or a name looked up in PATH), else program in
+ * PATH; NULL if it is not there (vbc animate: VBC_FFMPEG, ffmpeg). */
+const char *vbc_program_find(const char *env, const char *program, char *buf, size_t size);
 
 /* Title, axis labels, log scales, grid and key of a plot. */
 void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const char *xlabel,
