@@ -1,7 +1,8 @@
 # The README's two commands:
 #   make demo   install what is missing, build, run the main job (the paper-figure sweeps, the
 #               slowest at a coarser spacing: VBC_FIGS_QUICK in scripts/figs.sh) and
-#               draw its figures into results/demo
+#               draw its figures into results/demo, then animate a short dam break and a body
+#               scene (scripts/animations.sh: results/demo/animations/*/animation.mp4)
 #   make figs   the same sweeps into paper_figs/out (paper_figs/README.md is the index)
 #   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
 BUILD      ?= build
@@ -31,6 +32,7 @@ test: build build-asan
 
 demo: build
 	VBC_FIGS_QUICK=1 scripts/figs.sh $(BUILD)/vbc results/demo
+	scripts/animations.sh $(BUILD)/vbc results/demo/animations
 
 figs: build
 	scripts/figs.sh $(BUILD)/vbc paper_figs/out
