@@ -71,13 +71,13 @@ static int read_pvd(anim *A, vbc_error *err) {
   return VBC_OK;
 }
 
-/* The smallest positive gap between sorted coordinates: the lattice spacing of the first
- * frame, which sizes the points. */
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
+/* The smallest positive gap between sorted coordinates: the lattice spacing of the first
+ * frame, which sizes the points. */
 static double lattice_spacing(const vbc_vtu_frame *f, vbc_error *err) {
   double *x = vbc_calloc(f->n ? f->n : 1, sizeof *x, err), l = INFINITY;
   if (x == NULL) return NAN;
@@ -90,11 +90,24 @@ static double lattice_spacing(const vbc_vtu_frame *f, vbc_error *err) {
   return l;
 }
 
-/* Points of one kind, ordered by z (3D: nearer ones last), as "x y value" lines. */
-static const vbc_vtu_frame *sort_frame;
-static int cmp_z(const void *a, const void *b) {
-  double x = sort_frame->pos[3 * *(const size_t *)a + 2], y = sort_frame->pos[3 * *(const size_t *)b + 2];
-  return (x > y) - (x < y);
+/* A particle's depth and index, to draw nearer ones (larger z) last. */
+typedef struct depth { double z; size_t i; } depth;
+
+static int cmp_depth(const void *a, const void *b) {
+  const depth *x = a, *y = b;
+  if (x->z != y->z) return (x->z > y->z) - (x->z < y->z);
+  return (x->i > y->i) - (x->i < y->i); /* a stable order */
+}
+
+/* Points of one kind in `order`, as "x y value" lines. */
+static int depth_order(const vbc_vtu_frame *f, size_t *order, vbc_error *err) {
+  depth *d = vbc_calloc(f->n ? f->n : 1, sizeof *d, err);
+  if (d == NULL) return err->code;
+  for (size_t i = 0; i < f->n; ++i) d[i] = (depth){f->pos[3 * i + 2], i};
+  qsort(d, f->n, sizeof *d, cmp_depth);
+  for (size_t i = 0; i < f->n; ++i) order[i] = d[i].i;
+  free(d);
+  return VBC_OK;
 }
 
 static int write_kind(anim *A, const vbc_vtu_frame *f, const size_t *order, size_t k, int kind,
@@ -152,9 +165,7 @@ static int write_data(anim *A, vbc_error *err) {
     const double q1 = quantile(&f, 0.01, err), q99 = quantile(&f, 0.99, err);
     if (!isnan(q1)) A->vmin = fmin(A->vmin, q1), A->vmax = fmax(A->vmax, q99);
     if (k == 0) A->spacing = lattice_spacing(&f, err);
-    sort_frame = &f;
-    if (A->three_d) qsort(order, f.n, sizeof *order, cmp_z);
-    int rc = VBC_OK;
+    int rc = A->three_d ? depth_order(&f, order, err) : VBC_OK;
     for (int kind = 0; kind < 3 && rc == VBC_OK; ++kind) rc = write_kind(A, &f, order, k, kind, err);
     free(order);
     vbc_vtu_frame_free(&f);
