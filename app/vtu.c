@@ -74,7 +74,11 @@ static int write_grid(const char *path, size_t n, const vbc_vec *points, const a
   /* every array in the order of the header and of the appended data */
   array_desc all[MAX_ARRAYS];
   const size_t na = nfd + npd + 4;
-  memcpy(all, fd, nfd * sizeof *fd);
+  if (na > MAX_ARRAYS) {
+    free(conn), free(offs), free(types);
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: %zu arrays, at most %d", path, na, MAX_ARRAYS);
+  }
+  if (nfd) memcpy(all, fd, nfd * sizeof *fd); /* fd may be NULL */
   memcpy(all + nfd, pd, npd * sizeof *pd);
   const array_desc rest[] = {{"Points", "Float64", 3, n * sizeof(vbc_vec), points, 0},
                              {"connectivity", "Int64", 1, n * sizeof(int64_t), conn, 0},
