@@ -7,6 +7,7 @@
 
 #include "app/body_shape.h"
 #include "app/generate.h"
+#include "app/limits.h"
 #include "app/mesh.h"
 
 static long lattice_count(double extent, double l) { return (long)floor(extent / l + 1e-6); }
@@ -380,6 +381,8 @@ static int append_bodies(const body_points *b, vbc_particles *p, vbc_error *err)
 }
 
 int vbc_generate(const vbc_scene *s, vbc_particles *p, vbc_error *err) {
+  /* counted from the shapes before anything is allocated (app/limits.h) */
+  if (vbc_check_particle_limit(s, err) != VBC_OK) return err->code;
   body_points b;
   memset(&b, 0, sizeof b);
   const size_t first = p->n;

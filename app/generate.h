@@ -18,7 +18,8 @@
  * Bodies displace fluid: a fluid particle closer than l (1 - 1e-6) to a body particle is not
  * generated (on an aligned lattice, exactly the fluid particles on the body's points go).
  *
- * Bad input (VBC_EXIT_INPUT, naming the scene file and the JSON path): a body whose shape holds
+ * Bad input (VBC_EXIT_INPUT, naming the scene file and the JSON path): more particles than the
+ * limit (app/limits.h, checked from the shapes before anything is allocated); a body whose shape holds
  * no lattice point; two bodies sharing a lattice point; a body particle closer than
  * l/2 (1 + 1e-6) to a tank wall particle; a pinned body's `pin` farther than l/2 (+ 1e-9 l, per
  * axis) from every particle of the body. Fluid on fluid and fluid in walls are checked later by

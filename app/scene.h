@@ -119,6 +119,9 @@ typedef struct vbc_scene {
   /* benchmark */
   const struct vbc_benchmark_type *benchmark; /* NULL: none */
   const cJSON *benchmark_params;
+  /* resource limit (app/limits.h): the most particles the scene may create; 0: what fits in
+   * physical memory. Not a scene key: `vbc run --max-particles N` sets it after loading. */
+  double max_particles;
 } vbc_scene;
 
 /* Load, apply the `--set` assignments, validate and resolve; module names are looked up in

@@ -18,9 +18,9 @@ static const char usage[] =
     "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
     "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
     "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"
-    "               [--profile]\n"
+    "               [--profile] [--max-particles N]\n"
     "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
-    "       vbc validate SCENE.json [--set KEY=VALUE]...\n"
+    "       vbc validate SCENE.json [--set KEY=VALUE]... [--max-particles N]\n"
     "       vbc list\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
     "       vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n"
@@ -77,6 +77,10 @@ static const char usage[] =
     "                   write DIR/checkpoint.vbc after every STEPS steps, or whenever S wall\n"
     "                   seconds have passed since the last one (atomically; removed when the\n"
     "                   run completes)\n"
+    "  --max-particles N\n"
+    "                   the most particles the scene may create (default: what fits in physical\n"
+    "                   memory, about 1 kB per particle in 2D); a scene over it exits 2 before\n"
+    "                   allocating, with the count and the memory it would need\n"
     "  --resume DIR     continue the run a kill interrupted from DIR/checkpoint.vbc; without\n"
     "                   SCENE the checkpoint's scene file and --set assignments are used; the\n"
     "                   results are those of an uninterrupted run, bit for bit\n"
@@ -88,7 +92,7 @@ typedef struct args {
   const char *sets[256];
   int nsets, threads, quiet, exact_reference, profile;
   long dump_step, dump_lcp_step, checkpoint_every;
-  double checkpoint_seconds;
+  double checkpoint_seconds, max_particles;
   const char *dump_path, *from_state, *dump_lcp_dir, *resume;
 } args;
 
@@ -153,6 +157,12 @@ static int parse(int argc, char **argv, args *a) {
       a->checkpoint_seconds = strtod(argv[++i], &end);
       if (*end != '\0' || end == argv[i] || !(a->checkpoint_seconds > 0.0))
         return bad_usage("--checkpoint-seconds: expected a positive number, got %s", argv[i]);
+    } else if (strcmp(s, "--max-particles") == 0) {
+      char *end;
+      if (!has_value) return bad_usage("%s needs a number of particles", s);
+      a->max_particles = strtod(argv[++i], &end);
+      if (*end != '\0' || end == argv[i] || !(a->max_particles >= 1.0))
+        return bad_usage("--max-particles: expected a positive number, got %s", argv[i]);
     } else if (strcmp(s, "--resume") == 0) {
       if (!has_value) return bad_usage("%s needs the run's directory", s);
       a->resume = argv[++i];
@@ -180,6 +190,7 @@ static int cmd_validate(const args *a, const vbc_registry *reg) {
   vbc_error err;
   vbc_error_clear(&err);
   int rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err);
+  scene.max_particles = a->max_particles;
   if (rc == 0) rc = vbc_check(&scene, &err);
   if (rc == 0) printf("%s: valid\n", a->scene);
   vbc_scene_free(&scene);
@@ -211,6 +222,7 @@ static int cmd_run(args *a, const vbc_registry *reg) {
     vbc_checkpoint_sets_free(sets, a->nsets - nsets);
     return report(&err);
   }
+  scene.max_particles = a->max_particles;
   if (a->threads > 0) omp_set_num_threads(a->threads);
   char out[1024];
   if (a->resume) snprintf(out, sizeof out, "%s", a->resume);
