@@ -45,6 +45,12 @@ int vbc_file_commit(vbc_file *file, vbc_error *err) {
   return VBC_OK;
 }
 
+void vbc_file_keep(vbc_file *file) {
+  if (file->f == NULL) return;
+  fclose(file->f);
+  file->f = NULL;
+}
+
 void vbc_file_discard(vbc_file *file) {
   if (file->f == NULL) return;
   fclose(file->f);

@@ -27,6 +27,8 @@ int vbc_file_reopen(vbc_file *file, const char *path, const char *suffix, long s
 long vbc_file_size(vbc_file *file);
 /* Close and rename into place; on a write error the temporary file is removed. */
 int vbc_file_commit(vbc_file *file, vbc_error *err);
+/* Close and keep the temporary name (a checkpoint refers to it; resume reopens it). */
+void vbc_file_keep(vbc_file *file);
 /* Close and remove without renaming (used when the data would be misleading). */
 void vbc_file_discard(vbc_file *file);
 int vbc_write_file_atomic(const char *path, const char *text, vbc_error *err);

@@ -13,6 +13,8 @@
  * (app/exact_reference.h), so it costs nothing in the steps convergence.csv does not sample. */
 #include <math.h>
 #include <omp.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,6 +253,32 @@ static void record_failure(loop *L, const vbc_error *failure) {
   vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
 }
 
+/* Stopped by a signal between steps: the state after the last complete step is checkpointed
+ * (when checkpointing is on; its streams keep their temporary names, which the checkpoint
+ * refers to) or the streams are closed as they are, and summary.json says "interrupted". */
+static int record_interrupt(loop *L, int sig, vbc_error *err) {
+  const vbc_run_options *o = L->opt;
+  const int checkpointing = o->checkpoint_every > 0 || o->checkpoint_seconds > 0.0;
+  char note[1400] = "";
+  if (checkpointing) {
+    const vbc_checkpoint_run r = checkpoint_run(L);
+    if (vbc_checkpoint_write(L->out.dir, &r, err) != VBC_OK) return err->code;
+    vbc_file_keep(&L->out.series);
+    vbc_file_keep(&L->out.convergence);
+    snprintf(note, sizeof note, "; continue with vbc run --resume %s", L->out.dir);
+  }
+  vbc_error why;
+  vbc_error_clear(&why);
+  vbc_error_set(&why, VBC_EXIT_INTERRUPTED + sig, "interrupted by signal %d (%s) after step %ld "
+                "of %ld (t = %.6g s)%s", sig, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
+                : "a signal", L->sim.step, L->sim.nsteps, L->sim.time, note);
+  if (vbc_output_close(&L->out, err) != VBC_OK ||
+      vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, o->from_state, &why, err) != VBC_OK)
+    return err->code;
+  *err = why;
+  return why.code;
+}
+
 /* --from-state: the file's state replaces the generated particles; one step follows it. */
 static int load_state(loop *L, const char *path, vbc_error *err) {
   vbc_state st;
@@ -355,10 +383,16 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
     L->stats.threads = omp_get_max_threads();
     double t0 = vbc_now();
     if (!opt->resume) rc = first_outputs(L, err); /* a resumed run has written them */
-    while (rc == VBC_OK && L->sim.step < L->sim.nsteps) rc = one_step(L, err);
+    int sig = 0;
+    while (rc == VBC_OK && L->sim.step < L->sim.nsteps) {
+      if (opt->interrupt && (sig = (int)*opt->interrupt) != 0) break;
+      rc = one_step(L, err);
+    }
     vbc_progress_done(&L->progress);
     L->stats.wall_seconds = vbc_now() - t0;
-    if (rc == VBC_EXIT_FAILED) {
+    if (rc == VBC_OK && sig != 0) {
+      rc = record_interrupt(L, sig, err);
+    } else if (rc == VBC_EXIT_FAILED) {
       record_failure(L, err);
     } else if (rc == VBC_OK) {
       cJSON *metrics = cJSON_CreateObject();

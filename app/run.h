@@ -2,6 +2,8 @@
 #ifndef VBC_RUN_H
 #define VBC_RUN_H
 
+#include <signal.h>
+
 #include "app/progress.h"
 #include "app/scene.h"
 
@@ -38,9 +40,15 @@ typedef struct vbc_run_options {
   int resume;
   const char *const *sets;
   int nsets;
+  /* Set to a signal number by the caller's SIGINT/SIGTERM handler (which should do nothing
+   * else); the time loop looks at it between steps and stops: a checkpoint when checkpointing
+   * is on, summary.json with "status": "interrupted", VBC_EXIT_INTERRUPTED + the signal. NULL:
+   * never. */
+  volatile sig_atomic_t *interrupt;
 } vbc_run_options;
 
-/* Run the scene to its end (or the one step of from_state). VBC_EXIT_FAILED (with step and time
+/* Run the scene to its end (or the one step of from_state), or until *opt->interrupt is set.
+ * VBC_EXIT_FAILED (with step and time
  * in err) when the simulation fails; the last good state is then written as a frame and
  * summary.json says "failed". VBC_EXIT_INPUT before anything is written for a dump step outside
  * 1..steps (--dump-state, --dump-lcp), an LCP directory that cannot be written, or a state file that is unreadable or does not fit the scene. */

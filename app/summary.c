@@ -90,7 +90,9 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                       vbc_error *err) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "vbc_version", VBC_VERSION);
-  cJSON_AddStringToObject(root, "status", failure ? "failed" : "ok");
+  cJSON_AddStringToObject(root, "status", failure == NULL ? "ok"
+                                          : failure->code > VBC_EXIT_INTERRUPTED ? "interrupted"
+                                                                                : "failed");
   if (failure) cJSON_AddStringToObject(root, "error", failure->message);
   cJSON_AddStringToObject(root, "scene_file", sim->scene->file);
   if (from_state) cJSON_AddStringToObject(root, "from_state", from_state);

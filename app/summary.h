@@ -11,7 +11,9 @@
 #include "app/stats.h"
 
 /* metrics may be NULL (failed run); from_state is the state file of a --from-state run, else
- * NULL; failure is NULL for a completed run. */
+ * NULL; failure is NULL for a completed run. A failure whose code is VBC_EXIT_INTERRUPTED + the
+ * signal makes "status": "interrupted" (the run stopped between steps; `steps` and `time`
+ * describe where), any other "failed"; its message is `error`. */
 int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *st,
                       const cJSON *metrics, const char *from_state, const vbc_error *failure,
                       vbc_error *err);

@@ -16,7 +16,9 @@ enum {
   VBC_OK = 0,
   VBC_EXIT_INPUT = 2,   /* bad input: the scene, an argument, a parameter */
   VBC_EXIT_FAILED = 3,  /* the simulation failed: non-finite values, escape, solver breakdown */
-  VBC_EXIT_SYSTEM = 4   /* the machine refused: out of memory, cannot write a file */
+  VBC_EXIT_SYSTEM = 4,  /* the machine refused: out of memory, cannot write a file */
+  VBC_EXIT_INTERRUPTED = 128 /* + the signal number: stopped by SIGINT (130) or SIGTERM (143),
+                                the shell's convention for a process a signal ended */
 };
 
 typedef struct vbc_error {

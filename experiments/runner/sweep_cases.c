@@ -308,6 +308,10 @@ void vbc_sweep_refresh_state(const vbc_sweep *sw, vbc_sweep_case *c) {
   if (ok && c->is_state) ok = stat(sw->state_file, &st) == 0;
   if (ok) {
     c->state = VBC_CASE_DONE;
+  } else if (cJSON_IsString(status) && strcmp(status->valuestring, "interrupted") == 0) {
+    c->state = VBC_CASE_INCOMPLETE; /* stopped by a signal: resumed (or rerun), never skipped */
+    snprintf(c->message, sizeof c->message, "%s",
+             cJSON_IsString(error) ? error->valuestring : "interrupted");
   } else if (cJSON_IsNumber(code) && code->valueint != 0) {
     c->state = VBC_CASE_FAILED;
     snprintf(c->message, sizeof c->message, "%s", cJSON_IsString(msg) ? msg->valuestring : "");

@@ -101,14 +101,21 @@ typedef struct slot {
   double started;
 } slot;
 
-/* A case killed after it wrote a checkpoint (and before summary.json) resumes from it. */
+/* A case killed after it wrote a checkpoint (and before summary.json), or interrupted by a
+ * signal (summary.json with "status": "interrupted" beside its checkpoint), resumes from it. */
 static int resumable(const char *dir) {
   char path[1200];
   struct stat st;
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  if (stat(path, &st) == 0) return 0;
   snprintf(path, sizeof path, "%s/%s", dir, VBC_CHECKPOINT_FILE);
-  return stat(path, &st) == 0;
+  if (stat(path, &st) != 0) return 0;
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  if (stat(path, &st) != 0) return 1;
+  vbc_error ignored = {0};
+  cJSON *summary = vbc_json_load_file(path, &ignored);
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(summary, "status");
+  const int interrupted = cJSON_IsString(status) && strcmp(status->valuestring, "interrupted") == 0;
+  cJSON_Delete(summary);
+  return interrupted;
 }
 
 static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc, int threads,
@@ -148,7 +155,10 @@ static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds,
     format_duration((vbc_now() - t->t0) / (double)t->ran * (double)left, eta, sizeof eta);
   }
   fprintf(stderr, "[%*zu/%zu] %s %s  %s  %s", t->total > 99 ? 3 : 2, t->finished, t->total,
-          c->id, c->label, c->state == VBC_CASE_DONE ? "ok" : "FAILED", took);
+          c->id, c->label, c->state == VBC_CASE_DONE         ? "ok"
+          : c->state == VBC_CASE_INCOMPLETE ? "interrupted"
+                                            : "FAILED",
+          took);
   if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0 && !c->is_state) {
     cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
     for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m)

@@ -1,0 +1,168 @@
+/* test_signals.c — SIGINT and SIGTERM (cli/cli.c, app/run.h `interrupt`): the run stops between
+ * steps, writes a checkpoint when checkpointing is on and summary.json with "status":
+ * "interrupted", and exits 128 + the signal; the checkpoint resumes to the uninterrupted run's
+ * series.csv; a sweep treats an interrupted case as not done and resumes it. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "tests/support.h"
+
+#define HYDRO "experiments/scenes/hydrostatic.json"
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static const char *in(const char *dir, const char *file) {
+  static char buf[4][1200];
+  static int k;
+  char *p = buf[k++ % 4];
+  snprintf(p, 1200, "%s/%s", dir, file);
+  return p;
+}
+
+/* Start args, wait until its series stream exists and a little more, send sig; the exit code
+ * (-1 if it died of the signal instead). */
+static int signal_run(const char *const *args, const char *dir, int sig) {
+  pid_t pid = spawn_vbc(args, NULL, "/dev/null");
+  cr_assert_gt(pid, 0);
+  int status = 0;
+  for (int t = 0; t < 10000 && !file_exists(in(dir, "series.csv.part")); ++t) sleep_ms(1);
+  sleep_ms(300);
+  cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "still running when signalled");
+  kill(pid, sig);
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static cJSON *summary_of(const char *dir) {
+  cJSON *s = read_json(in(dir, "summary.json"));
+  cr_assert_not_null(s, "%s/summary.json", dir);
+  return s;
+}
+
+static void expect_interrupted(const cJSON *s, const char *signame) {
+  const cJSON *status = cJSON_GetObjectItem(s, "status");
+  const cJSON *error = cJSON_GetObjectItem(s, "error");
+  cr_assert(cJSON_IsString(status) && strcmp(status->valuestring, "interrupted") == 0);
+  cr_assert(cJSON_IsString(error) && strstr(error->valuestring, signame), "%s",
+            cJSON_IsString(error) ? error->valuestring : "");
+  const double steps = json_number(s, "steps");
+  cr_assert(steps > 0 && steps < 2000, "stopped between steps: %g", steps);
+  cr_assert_float_eq(json_number(s, "time"), steps * 0.001, 1e-12);
+}
+
+Test(signals, sigterm_checkpoints_records_interrupted_and_the_resume_ends_as_an_uninterrupted_run) {
+  const char *root = test_dir("sig_term");
+  char full[1100], part[1100];
+  snprintf(full, sizeof full, "%s/full", root);
+  snprintf(part, sizeof part, "%s/part", root);
+  const char *args[] = {"run", source_path(HYDRO), "--quiet", "--threads", "1", "--set",
+                        "spacing=0.05", "--set", "time.end=2", "--out", part,
+                        "--checkpoint-every", "100000", NULL};
+  cr_assert_eq(signal_run(args, part, SIGTERM), 143);
+  cJSON *s = summary_of(part);
+  expect_interrupted(s, "SIGTERM");
+  cr_assert(strstr(cJSON_GetObjectItem(s, "error")->valuestring, "--resume"));
+  cJSON_Delete(s);
+  /* the checkpoint of the last complete step (none was due before), streams under .part */
+  cr_assert(file_exists(in(part, "checkpoint.vbc")));
+  cr_assert(file_exists(in(part, "series.csv.part")));
+  cr_assert(!file_exists(in(part, "series.csv")), "nothing looks complete");
+  const char *resume[] = {"run", "--resume", part, "--quiet", "--threads", "1", NULL};
+  char *err = NULL;
+  cr_assert_eq(run_vbc(resume, &err), 0, "%s", err ? err : "");
+  free(err);
+  const char *fresh[] = {"run", source_path(HYDRO), "--quiet", "--threads", "1", "--set",
+                         "spacing=0.05", "--set", "time.end=2", "--out", full, NULL};
+  cr_assert_eq(run_vbc(fresh, NULL), 0);
+  char *a = read_text(in(full, "series.csv")), *b = read_text(in(part, "series.csv"));
+  cr_assert(a && b && strcmp(a, b) == 0, "series.csv differs from the uninterrupted run's");
+  free(a), free(b);
+  s = summary_of(part);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  cr_assert_eq(json_number(s, "steps"), 2000);
+  cJSON_Delete(s);
+}
+
+Test(signals, sigint_without_checkpointing_closes_the_streams_and_exits_130) {
+  const char *dir = test_dir("sig_int");
+  const char *args[] = {"run", source_path(HYDRO), "--quiet", "--threads", "1", "--set",
+                        "spacing=0.05", "--set", "time.end=2", "--out", dir, NULL};
+  cr_assert_eq(signal_run(args, dir, SIGINT), 130);
+  cJSON *s = summary_of(dir);
+  expect_interrupted(s, "SIGINT");
+  const double steps = json_number(s, "steps");
+  cJSON_Delete(s);
+  cr_assert(!file_exists(in(dir, "checkpoint.vbc")));
+  cr_assert(!file_exists(in(dir, "series.csv.part")));
+  /* series.csv up to the interruption: a row every 10 steps (output_interval 0.01) */
+  char *text = read_text(in(dir, "series.csv"));
+  cr_assert_not_null(text);
+  size_t rows = 0;
+  for (const char *c = text; *c; ++c) rows += *c == '\n';
+  free(text);
+  cr_assert_eq(rows, 1 + 1 + (size_t)floor(steps / 10.0), "%zu rows after %g steps", rows, steps);
+}
+
+/* The one case directory under cases, "" while there is none. */
+static void case_dir(const char *cases, char *buf, size_t size) {
+  buf[0] = '\0';
+  DIR *d = opendir(cases);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL)
+    if (e->d_name[0] != '.') snprintf(buf, size, "%s/%s", cases, e->d_name);
+  if (d) closedir(d);
+}
+
+/* Ctrl-C on a sweep: its case is told SIGTERM, checkpoints (the spec's checkpoint_seconds is on)
+ * and says "interrupted"; the next sweep resumes it instead of skipping it as done or failed. */
+Test(signals, an_interrupted_sweep_case_is_resumed_by_the_next_sweep) {
+  const char *dir = test_dir("sig_sweep");
+  char spec[2048], out[1100], cases[1200], one[1500] = "";
+  snprintf(spec, sizeof spec,
+           "{\"scene\": \"%s\", \"set\": {\"spacing\": 0.05, \"time.end\": 2},"
+           " \"vary\": {\"time.dt\": [0.001]}, \"metrics\": [\"pressure_error_raw\"]}",
+           source_path(HYDRO));
+  const char *spec_path = write_text(dir, "spec.json", spec);
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(cases, sizeof cases, "%s/cases", out);
+  const char *args[] = {"sweep", spec_path, "--out", out, "-j", "1", NULL};
+  pid_t sweep = spawn_vbc(args, "/dev/null", "/dev/null");
+  for (int t = 0; t < 10000 && !one[0]; ++t) case_dir(cases, one, sizeof one), sleep_ms(1);
+  for (int t = 0; t < 10000 && !file_exists(in(one, "series.csv.part")); ++t) sleep_ms(1);
+  sleep_ms(300);
+  int status;
+  kill(sweep, SIGINT);
+  waitpid(sweep, &status, 0);
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3, "the sweep reports the interruption");
+  cJSON *s = summary_of(one);
+  expect_interrupted(s, "SIGTERM");
+  cJSON_Delete(s);
+  cr_assert(file_exists(in(one, "checkpoint.vbc")));
+  char *list_out = NULL;
+  const char *list[] = {"sweep", spec_path, "--out", out, "--list", NULL};
+  cr_assert_eq(run_vbc_to(list, in(dir, "list.txt"), "/dev/null"), 0);
+  list_out = read_text(in(dir, "list.txt"));
+  cr_assert(list_out && strstr(list_out, "incomplete"), "%s", list_out ? list_out : "");
+  free(list_out);
+  cr_assert_eq(run_vbc_to(args, "/dev/null", in(dir, "again.txt")), 0);
+  char *again = read_text(in(dir, "again.txt"));
+  cr_assert(again && strstr(again, "1 to run"), "%s", again ? again : "");
+  free(again);
+  char *json = read_text(in(one, "case.json"));
+  cr_assert(json && strstr(json, "--resume"), "the case resumed from its checkpoint");
+  free(json);
+  s = summary_of(one);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  cr_assert_eq(json_number(s, "steps"), 2000);
+  cJSON_Delete(s);
+}
