@@ -85,6 +85,16 @@ int vbc_file_reopen(vbc_file *file, const char *path, const char *suffix, long s
   return VBC_OK;
 }
 
+int vbc_file_check(vbc_file *file, vbc_error *err) {
+  if (file->f == NULL) return VBC_OK;
+  errno = 0;
+  const int flushed = fflush(file->f) == 0;
+  const int e = errno;
+  if (flushed && !ferror(file->f)) return VBC_OK;
+  return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot write: %s", file->tmp,
+                       e ? strerror(e) : "write error");
+}
+
 long vbc_file_size(vbc_file *file) {
   if (file->f == NULL || fflush(file->f) != 0) return -1;
   return ftell(file->f);

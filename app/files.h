@@ -23,6 +23,10 @@ int vbc_file_open(vbc_file *file, const char *path, const char *suffix, vbc_erro
  * naming the file if it is missing or shorter than size. */
 int vbc_file_reopen(vbc_file *file, const char *path, const char *suffix, long size,
                     vbc_error *err);
+/* Flush and check the stream: VBC_EXIT_SYSTEM naming the temporary file and the reason (a full
+ * disk, a file size limit) if any write so far failed, so that a run stops at the first failed
+ * write rather than at its end. */
+int vbc_file_check(vbc_file *file, vbc_error *err);
 /* Flush and return the bytes written so far (-1 on an error). */
 long vbc_file_size(vbc_file *file);
 /* Close and rename into place; on a write error the temporary file is removed. */

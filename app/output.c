@@ -54,9 +54,9 @@ int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_t
   return VBC_OK;
 }
 
-void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
-                       int max_iterations, double relative_residual,
-                       const struct vbc_benchmark_type *bench, void *bench_state) {
+int vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
+                      int max_iterations, double relative_residual,
+                      const struct vbc_benchmark_type *bench, void *bench_state, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   double ke = 0.0, vmax = 0.0;
   for (size_t i = 0; i < p->n; ++i) {
@@ -69,7 +69,7 @@ void vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations
           max_iterations, relative_residual, ke, sqrt(vmax));
   if (bench && bench->series) bench->series(bench_state, sim, o->series.f);
   fputc('\n', o->series.f);
-  fflush(o->series.f);
+  return vbc_file_check(&o->series, err);
 }
 
 /* mean_error: the block's mean constraint error (vbc_problem_mean_error), empty for a block
@@ -102,9 +102,9 @@ static double total_error(const vbc_solve_trace *t, size_t it) {
 
 /* Blocks without rows to satisfy in this solve (reference residual 0) are left out. seconds is
  * the last column: it is the one that differs between two runs of the same problem. */
-void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
-                            const vbc_problem *pb) {
-  if (t == NULL || t->n == 0) return;
+int vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
+                           const vbc_problem *pb, vbc_error *err) {
+  if (t == NULL || t->n == 0) return VBC_OK;
   size_t active = 0;
   for (size_t b = 0; b < t->nblocks; ++b) active += t->ref_per_block[b] > 0.0;
   for (size_t it = 0; it < t->n; ++it) {
@@ -124,6 +124,7 @@ void vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_t
       print_tail(o->convergence.f, t, it);
     }
   }
+  return vbc_file_check(&o->convergence, err);
 }
 
 /* frames/bodies_NNNNNN.vtu beside frames/frame_NNNNNN.vtu. */

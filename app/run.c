@@ -98,6 +98,7 @@ typedef struct loop {
   vbc_lcp_dump lcp_dump;       /* --dump-lcp */
   vbc_exact_reference xref;    /* --exact-reference */
   double last_checkpoint;      /* wall clock of the last checkpoint (or the start) */
+  long checkpoint_step;        /* the step of DIR/checkpoint.vbc, -1: none (yet) */
 } loop;
 
 static vbc_checkpoint_run checkpoint_run(loop *L) {
@@ -117,16 +118,18 @@ static int maybe_checkpoint(loop *L, vbc_error *err) {
   const vbc_checkpoint_run r = checkpoint_run(L);
   if (vbc_checkpoint_write(L->out.dir, &r, err) != VBC_OK) return err->code;
   L->last_checkpoint = vbc_now();
+  L->checkpoint_step = step;
   return VBC_OK;
 }
 
-static void write_series(loop *L) {
+static int write_series(loop *L, vbc_error *err) {
   vbc_run_stats *st = &L->stats;
   double mean = st->window_steps ? (double)st->window_iterations / (double)st->window_steps : 0.0;
-  vbc_output_series(&L->out, &L->sim, mean, st->window_max, st->stage[st->primary].last_relres,
-                    L->bench, L->bench_state);
   st->window_steps = st->window_iterations = 0;
+  const int max = st->window_max;
   st->window_max = 0;
+  return vbc_output_series(&L->out, &L->sim, mean, max, st->stage[st->primary].last_relres,
+                           L->bench, L->bench_state, err);
 }
 
 /* A replayed solve that fails keeps its trace up to the failure: with --from-state the divergence
@@ -135,7 +138,7 @@ static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   if (L->opt->from_state && rep->traced) {
     sim->time = (double)sim->step * sim->scene->dt;
-    vbc_output_convergence(&L->out, sim, &L->trace, rep->traced);
+    vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, &(vbc_error){0});
   }
   return failed_at(err, sim);
 }
@@ -223,9 +226,10 @@ static int one_step(loop *L, vbc_error *err) {
     return err->code;
   t0 = vbc_now();
   st->observe_seconds += t0 - t1;
-  if (sampled) vbc_output_convergence(&L->out, sim, &L->trace, rep->traced);
+  if (sampled && vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, err) != VBC_OK)
+    return err->code;
   int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
-  if (output_step) write_series(L);
+  if (output_step && write_series(L, err) != VBC_OK) return err->code;
   if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
     if (vbc_output_frame(&L->out, &sim->particles, sim->bodies, sim->sys.nbodies, sim->time,
                          err) != VBC_OK)
@@ -263,6 +267,7 @@ static int record_interrupt(loop *L, int sig, vbc_error *err) {
   if (checkpointing) {
     const vbc_checkpoint_run r = checkpoint_run(L);
     if (vbc_checkpoint_write(L->out.dir, &r, err) != VBC_OK) return err->code;
+    L->checkpoint_step = L->sim.step;
     vbc_file_keep(&L->out.series);
     vbc_file_keep(&L->out.convergence);
     snprintf(note, sizeof note, "; continue with vbc run --resume %s", L->out.dir);
@@ -350,6 +355,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   }
   L->out.compress_frames = sc->compress_frames;
   L->last_checkpoint = vbc_now();
+  L->checkpoint_step = opt->resume ? L->sim.step : -1;
   if (opt->exact_reference) L->trace.reference = vbc_exact_reference_observer(&L->xref);
   vbc_progress_init(&L->progress, opt->progress, stderr);
   return VBC_OK;
@@ -363,7 +369,7 @@ static int first_outputs(loop *L, vbc_error *err) {
   if (rc == VBC_OK && L->opt->from_state == NULL) vbc_number_density(&L->sim.sys);
   if (rc == VBC_OK && L->bench && L->bench->observe)
     rc = L->bench->observe(L->bench_state, &L->sim, err);
-  write_series(L);
+  if (rc == VBC_OK) rc = write_series(L, err);
   if (rc == VBC_OK && L->frames)
     rc = vbc_output_frame(&L->out, &L->sim.particles, L->sim.bodies, L->sim.sys.nbodies, 0.0, err);
   return rc;
@@ -373,6 +379,17 @@ static void remove_checkpoint(const char *dir) {
   char path[1200];
   snprintf(path, sizeof path, "%s/%s", dir, VBC_CHECKPOINT_FILE);
   remove(path);
+}
+
+/* A write that failed (a full disk, a file size limit) after a checkpoint: the streams keep
+ * their temporary names, which the checkpoint refers to, so that the run can continue once
+ * there is room; what came after the checkpoint is cut by the resume. */
+static void keep_for_resume(loop *L, vbc_error *err) {
+  vbc_file_keep(&L->out.series);
+  vbc_file_keep(&L->out.convergence);
+  const size_t n = strlen(err->message);
+  snprintf(err->message + n, sizeof err->message - n, "; the checkpoint of step %ld stays: "
+           "vbc run --resume %s continues from it", L->checkpoint_step, L->out.dir);
 }
 
 int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
@@ -409,6 +426,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
       if (rc == VBC_OK && opt->profile) vbc_profile_print(&L->stats, &L->sim, stderr);
     }
   }
+  if (rc == VBC_EXIT_SYSTEM && L->checkpoint_step >= 0) keep_for_resume(L, err);
   if (L->out.series.f) vbc_file_discard(&L->out.series);
   if (L->out.convergence.f) vbc_file_discard(&L->out.convergence);
   vbc_output_close(&L->out, &(vbc_error){0});

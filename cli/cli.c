@@ -281,6 +281,9 @@ int vbc_main(int argc, char **argv) {
   vbc_registry reg;
   vbc_error err = {0};
   if (vbc_registry_builtin(&reg, &err) != VBC_OK) return report(&err);
+  /* a write past a file size limit (ulimit -f) fails with EFBIG and is reported (exit 4, the
+   * path) instead of killing the process half-way through a file */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     fputs(usage, stderr);
     return 2;
