@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/checkpoint.h"
@@ -23,6 +24,7 @@
 #include "core/json_util.h"
 #include "app/progress.h"
 #include "experiments/runner/sweep.h"
+#include "experiments/runner/sweep_lock.h"
 #include "experiments/runner/sweep_spawn.h"
 
 static volatile sig_atomic_t interrupted;
@@ -99,6 +101,7 @@ typedef struct slot {
   pid_t pid;
   vbc_sweep_case *c;
   double started;
+  vbc_case_lock lock; /* the case's, held while it runs (experiments/runner/sweep_lock.h) */
 } slot;
 
 /* A case killed after it wrote a checkpoint (and before summary.json), or interrupted by a
@@ -119,7 +122,7 @@ static int resumable(const char *dir) {
 }
 
 static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc, int threads,
-                        vbc_error *err) {
+                        const vbc_case_lock *lock, vbc_error *err) {
   char dir[1100], log[1200];
   vbc_sweep_case_dir(sw, c, dir, sizeof dir);
   const int resume = resumable(dir);
@@ -130,7 +133,9 @@ static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc,
     return -1;
   }
   snprintf(log, sizeof log, "%s/log.txt", dir);
+  vbc_case_lock_inherit(lock, 1); /* the case's run holds its lock too, until it exits */
   pid_t pid = vbc_spawn_logged(vbc, argv, NULL, log, 1, err);
+  vbc_case_lock_inherit(lock, 0);
   vbc_sweep_argv_free(argv);
   return pid;
 }
@@ -206,31 +211,94 @@ static void stop_children(slot *slots, int jobs) {
     if (slots[i].pid > 0) kill(slots[i].pid, SIGTERM);
   for (int i = 0; i < jobs; ++i)
     if (slots[i].pid > 0) waitpid(slots[i].pid, NULL, 0);
+  for (int i = 0; i < jobs; ++i) vbc_case_lock_release(&slots[i].lock);
 }
 
-static int run_queue(vbc_sweep *sw, vbc_sweep_case **queue, size_t nq, const char *vbc,
-                     int jobs, tally *t, vbc_error *err) {
-  slot *slots = vbc_calloc((size_t)jobs, sizeof *slots, err);
-  if (slots == NULL) return err->code;
-  size_t next = 0;
-  int running = 0, rc = VBC_OK;
-  while (rc == VBC_OK && !interrupted && (next < nq || running > 0)) {
-    for (int i = 0; i < jobs && next < nq && !interrupted && rc == VBC_OK; ++i) {
-      if (slots[i].pid > 0) continue;
-      slots[i].c = queue[next++];
-      slots[i].started = vbc_now();
-      slots[i].pid = start_case(sw, slots[i].c, vbc, jobs > 1 && nq > 1 ? 1 : 0, err);
-      if (slots[i].pid < 0) rc = err->code, slots[i].pid = 0;
-      else running++;
+typedef struct queue {
+  vbc_sweep_case **cases; /* NULL once started, or settled by another process */
+  unsigned char *told;    /* "being run by …" said for this case */
+  size_t n;
+  int force, threads;
+} queue;
+
+/* A case another process ran while this one waited: counted, not run. */
+static void settled_elsewhere(vbc_sweep_case *c, tally *t) {
+  t->finished++, t->queued--;
+  fprintf(stderr, "[%*zu/%zu] %s %s  %s by another sweep\n", t->total > 99 ? 3 : 2, t->finished,
+          t->total, c->id, c->label, c->state == VBC_CASE_DONE ? "done" : "failed");
+}
+
+/* Start in slot s the first queued case whose lock is free, its state read again under the lock
+ * (another sweep sharing the cases may have run it since this one looked). 1: started; 0: every
+ * queued case is held by another process; -1: err. */
+static int start_next(vbc_sweep *sw, queue *q, slot *s, const char *vbc, tally *t,
+                      vbc_error *err) {
+  for (size_t i = 0; i < q->n; ++i) {
+    vbc_sweep_case *c = q->cases[i];
+    char holder[300];
+    if (c == NULL) continue;
+    int got = vbc_case_lock_try(&s->lock, sw->cases_dir, c->id, holder, sizeof holder, err);
+    if (got == VBC_LOCK_BUSY && !q->told[i])
+      fprintf(stderr, "case %s is being run by %s: the others first, then it\n", c->id, holder);
+    q->told[i] |= got == VBC_LOCK_BUSY;
+    if (got == VBC_LOCK_BUSY) continue;
+    if (got != VBC_OK) return -1;
+    q->cases[i] = NULL;
+    vbc_sweep_refresh_state(sw, c);
+    if (!needs_run(c, q->force)) {
+      vbc_case_lock_release(&s->lock);
+      settled_elsewhere(c, t);
+      continue;
     }
-    int status, i = rc == VBC_OK && !interrupted ? wait_one(slots, jobs, &status) : -1;
+    s->c = c;
+    s->started = vbc_now();
+    s->pid = start_case(sw, c, vbc, q->threads, &s->lock, err);
+    if (s->pid > 0) return 1;
+    s->pid = 0;
+    vbc_case_lock_release(&s->lock);
+    return -1;
+  }
+  return 0;
+}
+
+static size_t queued(const queue *q) {
+  size_t n = 0;
+  for (size_t i = 0; i < q->n; ++i) n += q->cases[i] != NULL;
+  return n;
+}
+
+static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const char *vbc,
+                     int jobs, int force, tally *t, vbc_error *err) {
+  slot *slots = vbc_calloc((size_t)jobs, sizeof *slots, err);
+  queue q = {.n = nq, .force = force, .threads = jobs > 1 && nq > 1 ? 1 : 0};
+  q.cases = slots ? vbc_calloc(nq ? nq : 1, sizeof *q.cases, err) : NULL;
+  q.told = q.cases ? vbc_calloc(nq ? nq : 1, 1, err) : NULL;
+  if (q.told == NULL) return free(slots), free(q.cases), err->code;
+  memcpy(q.cases, cases, nq * sizeof *cases);
+  for (int i = 0; i < jobs; ++i) slots[i].lock.fd = -1;
+  int running = 0, rc = VBC_OK;
+  while (rc == VBC_OK && !interrupted && (queued(&q) > 0 || running > 0)) {
+    for (int i = 0; i < jobs && !interrupted; ++i) {
+      if (slots[i].pid > 0) continue;
+      int started = start_next(sw, &q, &slots[i], vbc, t, err);
+      if (started < 0) rc = err->code;
+      if (started <= 0) break;
+      running++;
+    }
+    if (rc != VBC_OK || interrupted) break;
+    if (running == 0) { /* what is left runs elsewhere: look again in a moment */
+      if (queued(&q) > 0) nanosleep(&(struct timespec){0, 200000000L}, NULL);
+      continue;
+    }
+    int status, i = wait_one(slots, jobs, &status);
     if (i < 0) continue;
     rc = finish_case(sw, &slots[i], status, t, err);
+    vbc_case_lock_release(&slots[i].lock);
     slots[i].pid = 0;
     running--;
   }
   stop_children(slots, jobs);
-  free(slots);
+  free(slots), free(q.cases), free(q.told);
   if (rc == VBC_OK && interrupted)
     rc = vbc_error_set(err, VBC_EXIT_FAILED,
                        "interrupted by signal %d: unfinished cases stay incomplete and run again "
@@ -268,11 +336,11 @@ int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const
   size_t first = nq > 0 && queue[0]->is_state ? 1 : 0;
   struct sigaction old_int, old_term;
   install_handlers(&old_int, &old_term);
-  if (first) rc = run_queue(sw, queue, 1, vbc, 1, &t, err);
+  if (first) rc = run_queue(sw, queue, 1, vbc, 1, force, &t, err);
   if (rc == VBC_OK && first && queue[0]->state != VBC_CASE_DONE)
     rc = vbc_error_set(err, VBC_EXIT_FAILED, "the frozen-state case %s failed: %s", queue[0]->id,
                        queue[0]->message);
-  if (rc == VBC_OK) rc = run_queue(sw, queue + first, nq - first, vbc, jobs, &t, err);
+  if (rc == VBC_OK) rc = run_queue(sw, queue + first, nq - first, vbc, jobs, force, &t, err);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   free(queue);
