@@ -153,9 +153,14 @@ void vbc_sweep_argv_free(char **argv);
 int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const char *only,
                       vbc_error *err);
 
-/* `--emit-jobs FILE`: one shell command per case still to run. */
+/* `--emit-jobs FILE`: one shell command per case still to run, every path one single-quoted sh
+ * word (experiments/runner/sweep_jobs.c). */
 int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, int force,
                         size_t *njobs, vbc_error *err);
+
+/* VBC_EXIT_INPUT naming `what` if path holds a line break: the job lines and gnuplot scripts
+ * vbc writes are one command per line, and every other character is quoted as data. */
+int vbc_sweep_check_path(const char *what, const char *path, vbc_error *err);
 
 /* DIR/table.csv: one row per case (varied values, metrics, iterations, seconds, speed). */
 int vbc_sweep_write_table(const vbc_sweep *sw, vbc_error *err);

@@ -95,6 +95,19 @@ static void list_cases(const vbc_sweep *sw) {
   printf("\n");
 }
 
+/* The paths that go into job lines and gnuplot scripts, before anything runs (sweep_jobs.c). */
+static int check_paths(const vbc_sweep *sw, vbc_error *err) {
+  if (vbc_sweep_check_path("the spec", sw->spec.file, err) ||
+      vbc_sweep_check_path("--out", sw->out, err) ||
+      vbc_sweep_check_path("--cases", sw->cases_dir, err))
+    return err->code;
+  for (size_t p = 0; p < sw->spec.nplots; ++p)
+    if (sw->spec.plots[p].kind == VBC_PLOT_SCRIPT &&
+        vbc_sweep_check_path(sw->spec.file, sw->spec.plots[p].script, err))
+      return err->code;
+  return VBC_OK;
+}
+
 static int report(const vbc_error *err) {
   fprintf(stderr, "vbc sweep: %s\n", err->message);
   return err->code;
@@ -183,7 +196,8 @@ int vbc_sweep_main(int argc, char **argv, const struct vbc_registry *registry) {
     else snprintf(sw.out, sizeof sw.out, "results/sweeps/%s", sw.spec.name);
     if (a.cases) snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s", a.cases);
     else snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s/cases", sw.out);
-    rc = vbc_sweep_expand(&sw, &err);
+    rc = check_paths(&sw, &err);
+    if (rc == VBC_OK) rc = vbc_sweep_expand(&sw, &err);
   }
   if (rc == VBC_OK) {
     if (a.list) list_cases(&sw);

@@ -346,32 +346,3 @@ int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const
   free(queue);
   return rc;
 }
-
-int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, int force,
-                        size_t *njobs, vbc_error *err) {
-  char cwd[1024];
-  if (getcwd(cwd, sizeof cwd) == NULL)
-    return vbc_error_set(err, VBC_EXIT_SYSTEM, "getcwd: %s", strerror(errno));
-  size_t cap = 0, len = 0;
-  char *text = NULL;
-  if (vbc_grow(&cap, 1, (void *[]){&text}, (size_t[]){1}, 1, err) != VBC_OK) return err->code;
-  text[0] = '\0';
-  *njobs = 0;
-  for (size_t i = 0; i < sw->ncases; ++i) {
-    const vbc_sweep_case *c = &sw->cases[i];
-    if (c->is_state || !needs_run(c, force)) continue;
-    char line[4096];
-    int n = snprintf(line, sizeof line, "cd '%s' && '%s' sweep '%s' --out '%s' --cases '%s' "
-                     "--case %s%s\n", cwd, vbc, sw->spec.file, sw->out, sw->cases_dir, c->id,
-                     force ? " --force" : "");
-    if (n >= (int)sizeof line) continue;
-    if (vbc_grow(&cap, len + (size_t)n + 1, (void *[]){&text}, (size_t[]){1}, 1, err) != VBC_OK)
-      return free(text), err->code;
-    memcpy(text + len, line, (size_t)n + 1);
-    len += (size_t)n;
-    (*njobs)++;
-  }
-  int rc = vbc_write_file_atomic(path, text, err);
-  free(text);
-  return rc;
-}

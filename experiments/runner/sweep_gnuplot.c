@@ -31,25 +31,63 @@ const char *vbc_program_find(const char *env, const char *program, char *buf, si
   return NULL;
 }
 
+/* '…' with ' doubled: gnuplot substitutes `…` and @macros inside double quotes, never inside
+ * single ones. A line break would end the command: for display text (path 0) every control
+ * character becomes a space; a path (path 1) keeps them but for line breaks, which make it
+ * inexact. The string is cut, whole characters only, where it does not fit. Returns whether
+ * nothing was replaced or cut. */
+static int gp_literal(const char *s, char *buf, size_t size, int path) {
+  size_t n = 0;
+  int exact = 1;
+  buf[n++] = '\'';
+  for (; s && *s; ++s) {
+    const int quote = *s == '\'';
+    if (n + 2 + quote >= size) {
+      exact = 0;
+      break;
+    }
+    if (path ? *s == '\n' || *s == '\r' : (unsigned char)*s < 0x20 || *s == 0x7f) {
+      buf[n++] = path ? '?' : ' ';
+      exact = 0;
+      continue;
+    }
+    if (quote) buf[n++] = '\'';
+    buf[n++] = *s;
+  }
+  buf[n++] = '\'';
+  buf[n] = '\0';
+  return exact;
+}
+
 const char *vbc_gp_quote(const char *s, char *buf, size_t size) {
+  gp_literal(s, buf, size, 0);
+  return buf;
+}
+
+const char *vbc_gp_path(const char *s, char *buf, size_t size) {
+  return gp_literal(s, buf, size, 1) ? buf : NULL;
+}
+
+const char *vbc_gp_comment(const char *s, char *buf, size_t size) {
   size_t n = 0;
   for (; s && *s && n + 1 < size; ++s)
-    if (*s != '"' && *s != '\\') buf[n++] = *s;
+    buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
   buf[n] = '\0';
   return buf;
 }
 
 void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const char *xlabel,
                  const char *ylabel) {
-  char q[512];
+  char q[1100], c1[300], c2[1100];
   fprintf(f, "# %s.gp: %s plot of sweep %s (%s), written by vbc sweep.\n", pl->name,
-          vbc_plot_kind_name(pl->kind), sw->spec.name, sw->spec.file);
+          vbc_plot_kind_name(pl->kind), vbc_gp_comment(sw->spec.name, c1, sizeof c1),
+          vbc_gp_comment(sw->spec.file, c2, sizeof c2));
   fprintf(f, "# Edit and rerun in this directory: gnuplot %s.gp\n", pl->name);
   fprintf(f, "set encoding utf8\n");
-  fprintf(f, "set title \"%s\" noenhanced\n", vbc_gp_quote(pl->title, q, sizeof q));
-  fprintf(f, "set xlabel \"%s\" noenhanced\n",
+  fprintf(f, "set title %s noenhanced\n", vbc_gp_quote(pl->title, q, sizeof q));
+  fprintf(f, "set xlabel %s noenhanced\n",
           vbc_gp_quote(pl->xlabel ? pl->xlabel : xlabel, q, sizeof q));
-  fprintf(f, "set ylabel \"%s\" noenhanced\n",
+  fprintf(f, "set ylabel %s noenhanced\n",
           vbc_gp_quote(pl->ylabel ? pl->ylabel : ylabel, q, sizeof q));
   if (pl->logx) fprintf(f, "set logscale x\nset format x \"%%g\"\n");
   if (pl->logy) fprintf(f, "set logscale y\nset format y \"%%.0e\"\n");

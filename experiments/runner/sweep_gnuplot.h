@@ -21,8 +21,14 @@ void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const c
 /* Draw `plot_command` into NAME.png (pngcairo, else png), NAME.svg and NAME.pdf (pdfcairo, when
  * that terminal exists). */
 void vbc_gp_render(FILE *f, const char *name, const char *plot_command);
-/* A string for a gnuplot double-quoted literal (quotes and backslashes dropped). */
+/* Text the runner puts into a gnuplot script is data: a complete single-quoted literal, ' doubled
+ * (inside double quotes gnuplot would run `commands` and expand @macros). vbc_gp_quote: display
+ * text (titles, labels), control characters shown as spaces, cut to fit. vbc_gp_path: a path,
+ * NULL if it holds a line break or does not fit (the caller refuses it). vbc_gp_comment:
+ * text for a # comment, control characters shown as '?', no quotes. */
 const char *vbc_gp_quote(const char *s, char *buf, size_t size);
+const char *vbc_gp_path(const char *s, char *buf, size_t size);
+const char *vbc_gp_comment(const char *s, char *buf, size_t size);
 
 /* Run `gnuplot SCRIPT` in dir with its output in dir/LOG; VBC_EXIT_SYSTEM naming the log when
  * gnuplot fails. */

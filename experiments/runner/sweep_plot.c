@@ -111,7 +111,7 @@ static void case_title(const plot_job *J, const vbc_sweep_case *c, char *out, si
 
 static void curve(plot_job *J, const char *spec, const char *title) {
   char q[512];
-  bprintf(&J->cmd, "%s \\\n  %s title \"%s\"", J->curves ? "," : "plot", spec,
+  bprintf(&J->cmd, "%s \\\n  %s title %s", J->curves ? "," : "plot", spec,
           vbc_gp_quote(title, q, sizeof q));
   J->curves++;
 }
@@ -195,7 +195,12 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
   begin_block(J, comment);
   for (size_t i = 0; i < n; ++i) {
     cJSON *summary = vbc_sweep_case_json(J->sw, pts[i].c, "summary.json");
-    fprintf(J->dat, "%.10g \"%s\"", pts[i].x, pts[i].label);
+    char label[sizeof pts[i].label];
+    size_t n = 0; /* a data column: no quote or line break inside */
+    for (const char *s = pts[i].label; *s; ++s)
+      label[n++] = *s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s;
+    label[n] = '\0';
+    fprintf(J->dat, "%.10g \"%s\"", pts[i].x, label);
     for (size_t j = 0; j < ny; ++j) {
       val[i * ny + j] = vbc_sweep_case_metric(summary, J->pl->y[j]);
       fprintf(J->dat, " %.10g", val[i * ny + j]);
@@ -359,7 +364,8 @@ static int reference(plot_job *J, size_t k, vbc_error *err) {
     return vbc_table_free(&t), vbc_error_set(err, VBC_EXIT_INPUT, "%s: path too long", J->dir);
   vbc_file f;
   if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return vbc_table_free(&t), err->code;
-  fprintf(f.f, "# from %s\n", r->file);
+  char from[1100];
+  fprintf(f.f, "# from %s\n", vbc_gp_comment(r->file, from, sizeof from));
   for (size_t i = 0; i < t.nrows; ++i)
     fprintf(f.f, "%s %s\n", vbc_table_cell(&t, i, cx), vbc_table_cell(&t, i, cy));
   vbc_table_free(&t);
@@ -418,11 +424,18 @@ static int script_plot(plot_job *J, const char *gnuplot, vbc_error *err) {
     else snprintf(name, sizeof name, "%s", J->pl->name);
     if (snprintf(path, sizeof path, "%s/%s.gp", J->dir, name) >= (int)sizeof path)
       return vbc_error_set(err, VBC_EXIT_INPUT, "%s: path too long", J->dir);
-    char text[3 * PATH_MAX + 300];
+    char text[7 * PATH_MAX + 300], qrun[2 * PATH_MAX + 3], qscript[2 * PATH_MAX + 3];
+    char c1[PATH_MAX], c2[PATH_MAX];
+    if (vbc_gp_path(casedir, qrun, sizeof qrun) == NULL ||
+        vbc_gp_path(script, qscript, sizeof qscript) == NULL)
+      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: plot %s: expected a script and a case "
+                           "directory whose paths have no line breaks (%s, %s)",
+                           J->sw->spec.file, J->pl->name, script, casedir);
     snprintf(text, sizeof text,
              "# %s.gp: plot %s of sweep %s, drawn by %s from case %s\n"
-             "run = \"%s\"\nout = \"%s\"\nload \"%s\"\n",
-             name, J->pl->name, J->sw->spec.file, J->pl->script, c->id, casedir, name, script);
+             "run = %s\nout = '%s'\nload %s\n",
+             name, J->pl->name, vbc_gp_comment(J->sw->spec.file, c1, sizeof c1),
+             vbc_gp_comment(J->pl->script, c2, sizeof c2), c->id, qrun, name, qscript);
     if (vbc_write_file_atomic(path, text, err) != VBC_OK) return err->code;
     snprintf(log, sizeof log, "%s.log", name);
     snprintf(path, sizeof path, "%s.gp", name);
