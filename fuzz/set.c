@@ -1,0 +1,24 @@
+/* set.c — fuzz harness: one `--set KEY=VALUE` assignment (core/json_util.h vbc_json_set_path)
+ * applied to the hydrostatic scene, then the scene's validation and set-up as `vbc validate`
+ * does them. Seeds: fuzz/corpus/set (one assignment per file). */
+#include <stdlib.h>
+
+#include "app/run.h"
+#include "fuzz/fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_quiet();
+  char *assignment = fuzz_string(data, size);
+  const char *sets[] = {assignment};
+  vbc_scene scene;
+  vbc_error err = {0};
+  if (vbc_scene_load(&scene, fuzz_source("experiments/scenes/hydrostatic.json"), sets, 1,
+                     fuzz_registry(), &err) == VBC_OK) {
+    scene.max_particles = 20000;
+    vbc_check(&scene, &err);
+  }
+  fuzz_note("set", &err);
+  vbc_scene_free(&scene);
+  free(assignment);
+  return 0;
+}
