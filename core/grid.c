@@ -45,15 +45,17 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
   g->cell = cell;
   g->lo = lo;
   g->n = n;
-  double ncells = 1.0;
+  double ncells = 1.0, nc[3];
   for (int a = 0; a < 3; ++a) {
     double extent = vbc_vec_get(hi, a) - vbc_vec_get(lo, a);
-    g->nc[a] = (a < dim && n > 0) ? (long)floor(extent / cell) + 1 : 1;
-    ncells *= (double)g->nc[a];
+    nc[a] = (a < dim && n > 0) ? floor(extent / cell) + 1.0 : 1.0;
+    ncells *= nc[a];
   }
-  if (ncells > (double)VBC_MAX_CELLS_PER_PARTICLE * (double)n + 1e6)
+  /* checked before any count becomes a long (found by fuzz/state.c: a position of 1e208) */
+  if (!(ncells <= (double)VBC_MAX_CELLS_PER_PARTICLE * (double)n + 1e6))
     return vbc_error_set(err, VBC_EXIT_FAILED,
                          "neighbour search: particles spread over %.3g cells", ncells);
+  for (int a = 0; a < 3; ++a) g->nc[a] = (long)nc[a];
   g->ncells = (size_t)ncells;
   if (vbc_grow(&g->cap_cells, g->ncells + 1, (void *[]){&g->cell_start},
                (size_t[]){sizeof *g->cell_start}, 1, err) != VBC_OK ||
@@ -142,6 +144,7 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
   if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
                (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
     return err->code;
+  if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
 #pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i)
     scan_neighbours(g, pos, i, radius, nb->index + nb->start[i], nb->dist + nb->start[i]);

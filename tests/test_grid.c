@@ -76,6 +76,21 @@ Test(neighbour_search, rejects_radius_above_cell_size) {
   vbc_neighbors_free(&nb);
 }
 
+/* Found by fuzz/scene.c under clang's UBSan: with no pair at all the index array is never
+ * allocated, and the fill pass must not offset its NULL pointer. */
+Test(neighbour_search, particles_without_neighbours_have_no_pairs) {
+  vbc_vec p[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  vbc_grid g = {0};
+  vbc_neighbors nb = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, 3, 2, 0.5, &err), VBC_OK);
+  cr_assert_eq(vbc_neighbors_build(&nb, &g, p, 0.5, &err), VBC_OK, "%s", err.message);
+  cr_assert_eq(nb.npairs, 0);
+  for (size_t i = 0; i <= 3; ++i) cr_assert_eq(nb.start[i], 0);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&nb);
+}
+
 Test(neighbour_search, reports_non_finite_positions) {
   vbc_vec p[2] = {{0, 0, 0}, {NAN, 0, 0}};
   vbc_grid g = {0};
