@@ -334,9 +334,35 @@ int vbc_state_apply(const vbc_state *st, const char *path, vbc_sim *sim, vbc_err
   return vbc_state_apply_particles(st, path, sim, err);
 }
 
+/* Finite values, a finite domain with min < max, every particle inside it: what the time loop
+ * checks after every step holds for a state it starts from (found by fuzz/state.c). */
+static int check_values(const vbc_state *st, const char *path, vbc_error *err) {
+  const vbc_particles *a = &st->particles;
+  for (int ax = 0; ax < st->h.dim; ++ax) {
+    const double lo = vbc_vec_get(st->domain_min, ax), hi = vbc_vec_get(st->domain_max, ax);
+    if (!(isfinite(lo) && isfinite(hi) && lo < hi))
+      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: domain: expected finite bounds with min < "
+                           "max on axis %d, got [%g, %g]", path, ax, lo, hi);
+  }
+  for (size_t i = 0; i < a->n; ++i) {
+    const vbc_vec x = a->pos[i];
+    int ok = vbc_vec_isfinite(x) && vbc_vec_isfinite(a->vel[i]) && isfinite(a->pressure[i]) &&
+             isfinite(a->pressure_smoothed[i]) && isfinite(a->number_density[i]);
+    for (int ax = 0; ok && ax < st->h.dim; ++ax)
+      ok = vbc_vec_get(x, ax) >= vbc_vec_get(st->domain_min, ax) &&
+           vbc_vec_get(x, ax) <= vbc_vec_get(st->domain_max, ax);
+    if (!ok)
+      return vbc_error_set(err, VBC_EXIT_INPUT, "%s: particle %zu: expected finite values and a "
+                           "position inside the state's domain, got position (%g, %g, %g)",
+                           path, i, x.x, x.y, x.z);
+  }
+  return VBC_OK;
+}
+
 int vbc_state_apply_particles(const vbc_state *st, const char *path, vbc_sim *sim,
                               vbc_error *err) {
-  if (check_fits(st, path, sim, err) != VBC_OK) return err->code;
+  if (check_fits(st, path, sim, err) != VBC_OK || check_values(st, path, err) != VBC_OK)
+    return err->code;
   const vbc_particles *a = &st->particles;
   vbc_particles *b = &sim->particles;
   memcpy(b->pos, a->pos, a->n * sizeof *a->pos);

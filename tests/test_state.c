@@ -356,3 +356,29 @@ Test(dump_state, a_step_outside_the_run_exits_2_before_running) {
   free(run_expect(2, (const char *[]){"run", source_path(HYDRO), "--dump-state", "five", "x",
                                       NULL}));
 }
+
+/* Found by fuzz/state.c: a state with a particle far outside its domain (1e208) overflowed the
+ * neighbour grid's cell count; such a state, or one with a non-finite value, is bad input. */
+Test(state_errors, values_outside_the_domain_or_not_finite_are_bad_input) {
+  const char *dir = test_dir("state_values");
+  for (int k = 0; k < 2; ++k) {
+    vbc_scene sc;
+    vbc_sim sim;
+    load_sim(&sc, &sim);
+    if (k == 0) sim.particles.pos[3].x = 1e208;
+    else sim.particles.vel[3].y = NAN;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/bad%d.state", dir, k);
+    vbc_error err = {0};
+    cr_assert_eq(vbc_state_write(path, &sim, &err), 0, "%s", err.message);
+    vbc_sim_free(&sim);
+    vbc_scene_free(&sc);
+    const char *args[] = {"run", source_path(HYDRO), "--set", "spacing=0.04", "--from-state",
+                          path, "--out", dir, "--quiet", NULL};
+    char *msg = NULL;
+    cr_assert_eq(run_vbc(args, &msg), 2, "%s", msg ? msg : "");
+    cr_assert(msg && strstr(msg, "particle 3: expected finite values and a position inside the "
+                                 "state's domain"), "%s", msg ? msg : "");
+    free(msg);
+  }
+}
