@@ -11,11 +11,13 @@
  * simulation that has exploded. The time loop reports that as a failure before it gets here. */
 #define VBC_MAX_CELLS_PER_PARTICLE 512
 
+/* Clamped in double before the conversion: an axis the grid does not span (z in 2D) may hold
+ * any finite value (found by fuzz/state.c: z = 1e208 in a 2D state). */
 static long axis_cell(double x, double lo, double cell, long nc) {
-  long c = (long)floor((x - lo) / cell);
-  if (c < 0) c = 0;
-  if (c >= nc) c = nc - 1;
-  return c;
+  const double c = floor((x - lo) / cell);
+  if (!(c >= 0.0)) return 0;
+  if (c >= (double)nc) return nc - 1;
+  return (long)c;
 }
 
 static int bounding_box(const vbc_vec *pos, size_t n, vbc_vec *lo, vbc_vec *hi) {

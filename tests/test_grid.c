@@ -91,6 +91,21 @@ Test(neighbour_search, particles_without_neighbours_have_no_pairs) {
   vbc_neighbors_free(&nb);
 }
 
+/* Found by fuzz/state.c: an axis the grid does not span (z in 2D) may hold any finite value. */
+Test(neighbour_search, a_huge_coordinate_on_an_axis_the_grid_ignores_is_harmless) {
+  vbc_vec p[2] = {{0, 0, 1e208}, {0.1, 0, -1e300}};
+  vbc_grid g = {0};
+  vbc_neighbors nb = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, 2, 2, 0.5, &err), VBC_OK, "%s", err.message);
+  cr_assert_eq(vbc_neighbors_build(&nb, &g, p, 0.5, &err), VBC_OK, "%s", err.message);
+  cr_assert_eq(nb.npairs, 0); /* both in cell 0; distances include z, so they are not neighbours */
+  cr_assert_eq(g.cell_of[0], 0);
+  cr_assert_eq(g.cell_of[1], 0);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&nb);
+}
+
 Test(neighbour_search, reports_non_finite_positions) {
   vbc_vec p[2] = {{0, 0, 0}, {NAN, 0, 0}};
   vbc_grid g = {0};
