@@ -262,7 +262,10 @@ static void record_failure(loop *L, const vbc_error *failure) {
  * refers to) or the streams are closed as they are, and summary.json says "interrupted". */
 static int record_interrupt(loop *L, int sig, vbc_error *err) {
   const vbc_run_options *o = L->opt;
-  const int checkpointing = o->checkpoint_every > 0 || o->checkpoint_seconds > 0.0;
+  /* a run that has a checkpoint (resumed, or written one) keeps it current: the streams it
+   * refers to must keep their temporary names */
+  const int checkpointing =
+      o->checkpoint_every > 0 || o->checkpoint_seconds > 0.0 || L->checkpoint_step >= 0;
   char note[1400] = "";
   if (checkpointing) {
     const vbc_checkpoint_run r = checkpoint_run(L);
