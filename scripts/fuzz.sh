@@ -21,8 +21,10 @@ if [ "${1:-}" = "--make-seeds" ]; then
   tmp=$(mktemp -d)
   scene=experiments/scenes/hydrostatic.json
   sets="--set spacing=0.1 --set time.end=0.005 --set time.output_interval=0.001"
-  # a checkpoint of step 2: the run fails its third step's write under a 40 kB file size limit
-  # and keeps the checkpoint (exit 4), since a completed run removes it
+  sets="$sets --set method.fluid.max_iterations=50" # as fuzz/state.c
+  # a checkpoint of step 2: the run fails its third step's write under a 20 kB file size limit
+  # (40 blocks of 512 bytes: POSIX sh) and keeps the checkpoint (exit 4), since a completed run
+  # removes it
   (ulimit -f 40; $vbc run $scene $sets --checkpoint-every 1 --out "$tmp/ck" --quiet 2>/dev/null) || true
   cp "$tmp/ck/checkpoint.vbc" fuzz/corpus/state/checkpoint_step2.vbc
   $vbc run $scene $sets --dump-state 3 fuzz/corpus/state/state_step3.vbc --out "$tmp/dump" --quiet
@@ -49,6 +51,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
+[ -d /dev/shm ] && export TMPDIR=${TMPDIR:-/dev/shm} # the harnesses' scratch files
 status=0
 for h in $HARNESSES; do
   case $h in
