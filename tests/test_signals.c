@@ -85,7 +85,7 @@ Test(signals, sigterm_checkpoints_records_interrupted_and_the_resume_ends_as_an_
   cr_assert_eq(signal_run(resume, part, SIGTERM), 143);
   s = summary_of(part);
   expect_interrupted(s, "SIGTERM");
-  cr_assert_gt(json_number(s, "steps"), first);
+  cr_assert_geq(json_number(s, "steps"), first); /* > unless it was stopped before a step */
   cJSON_Delete(s);
   cr_assert(file_exists(in(part, "checkpoint.vbc")) && file_exists(in(part, "series.csv.part")));
   char *err = NULL;
