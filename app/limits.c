@@ -49,10 +49,12 @@ static double body_count(int dim, double l, const vbc_body_shape *sh) {
     case VBC_BODY_UNION: /* parts may overlap: an upper bound */
       for (size_t k = 0; k < sh->nparts; ++k) area += body_count(dim, l, &sh->parts[k]);
       return area;
-    case VBC_BODY_MESH: { /* its bounding box: an upper bound */
+    case VBC_BODY_MESH: { /* its bounding box: an upper bound; beyond 1e9 cells the body's own
+                             check refuses it, naming the shape (app/generate.c) */
       vbc_vec a, b;
       vbc_body_shape_bounds(sh, dim, &a, &b);
-      return box_count(dim, l, a, b, n);
+      const double cells = box_count(dim, l, a, b, n);
+      return cells <= 1e9 ? cells : 0.0;
     }
   }
   return 0.0;
