@@ -139,8 +139,8 @@ Test(krylov_list, vbc_list_shows_cg_and_mprgp_with_their_preconditioners) {
 /* The classic MPS Poisson equation (mps_poisson: Koshizuka & Oka's Laplacian, p = 0 on the
  * surface, the gradient-model correction) runs the coarse dam break with Koshizuka & Oka's own
  * source (alpha = 1) under cg with every preconditioner. Measured: 1.5 (ic0) to 4.7 (none)
- * iterations per step; the front is ahead of Martin & Moyce's (mean error 0.33 against 0.022 of
- * the LCP; docs/krylov.md). Gauss–Seidel at the scene's tolerance is not accurate enough here
+ * iterations per step; the front is far ahead of Martin & Moyce's (mean error 0.65 at release
+ * against 0.022 of the LCP; docs/krylov.md). Gauss–Seidel at the scene's tolerance is not accurate enough here
  * (a particle leaves the tank at 0.24 s; docs/krylov.md), so it is not in the list. */
 Test(mps_poisson, runs_the_dam_break_under_cg_and_pgs, .timeout = 300) {
   const char *solvers[][2] = {{"method.fluid.solver=cg", "method.fluid.preconditioner=none"},
