@@ -40,6 +40,7 @@
 #include "core/number_density.h"
 #include "core/parallel.h"
 #include "solvers/blocks/blocks.h"
+#include "solvers/blocks/pair_laplacian.h"
 
 typedef struct poisson_state {
   double surface_beta, alpha;
@@ -138,72 +139,35 @@ static int poisson_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_err
   return VBC_OK;
 }
 
+/* The operator's view of the state (pair_laplacian.h): w is zero for pairs whose neighbour has
+ * no row. */
+static vbc_pair_laplacian laplacian(const poisson_state *s) {
+  return (vbc_pair_laplacian){s->row_of, s->particle_of, s->w, s->y};
+}
+
 static void poisson_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
                              double *res) {
-  const poisson_state *s = state;
   (void)sys;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - s->y[r];
+  const vbc_pair_laplacian L = laplacian(state);
+  vbc_pair_residual(&L, rows, res);
 }
 
-/* y += A d, row by row (parallel, deterministic). */
 static void poisson_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
-  poisson_state *s = state;
-  const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) {
-    const size_t i = s->particle_of[r];
-    double off = 0.0;
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      if (s->w[q] != 0.0) off += s->w[q] * d[s->row_of[nb->index[q]]];
-    s->y[r] += rows->diag[r] * d[r] - off;
-  }
-}
-
-static void sweep_row(poisson_state *s, const vbc_system *sys, vbc_rows *rows, size_t r,
-                      double omega) {
-  if (rows->diag[r] <= 0.0) return;
-  const double d = vbc_pgs_row(rows, r, s->y[r], omega);
-  if (d == 0.0) return;
-  const vbc_neighbors *nb = sys->nbrs;
-  const size_t i = s->particle_of[r];
-  s->y[r] += rows->diag[r] * d;
-  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-    if (s->w[q] != 0.0) s->y[s->row_of[nb->index[q]]] -= s->w[q] * d;
+  const vbc_pair_laplacian L = laplacian(state);
+  vbc_pair_apply(&L, sys->nbrs, rows, d);
 }
 
 /* Gauss–Seidel over the rows in particle order (serial: an ablation, not a production path). */
 static void poisson_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
                           vbc_sweep_order order) {
-  poisson_state *s = state;
-  if (order == VBC_SWEEP_BACKWARD)
-    for (size_t r = rows->n; r-- > 0;) sweep_row(s, sys, rows, r, omega);
-  else
-    for (size_t r = 0; r < rows->n; ++r) sweep_row(s, sys, rows, r, omega);
+  const vbc_pair_laplacian L = laplacian(state);
+  vbc_pair_sweep(&L, sys->nbrs, rows, omega, order);
 }
 
 static int poisson_assemble(const void *state, const vbc_system *sys, const vbc_rows *rows,
                             vbc_sparse *A, vbc_error *err) {
-  const poisson_state *s = state;
-  const vbc_neighbors *nb = sys->nbrs;
-  size_t nnz = rows->n;
-  for (size_t r = 0; r < rows->n; ++r) {
-    const size_t i = s->particle_of[r];
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) nnz += s->w[q] != 0.0;
-  }
-  if (vbc_sparse_reserve(A, rows->n, nnz, err) != VBC_OK) return err->code;
-  size_t e = 0;
-  for (size_t r = 0; r < rows->n; ++r) {
-    const size_t i = s->particle_of[r];
-    A->start[r] = e;
-    A->col[e] = r, A->val[e++] = rows->diag[r];
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      if (s->w[q] != 0.0) A->col[e] = (size_t)s->row_of[nb->index[q]], A->val[e++] = -s->w[q];
-  }
-  A->start[rows->n] = e;
-  A->nnz = e;
-  A->nrows = A->ndofs = rows->n;
-  return VBC_OK;
+  const vbc_pair_laplacian L = laplacian(state);
+  return vbc_pair_assemble(&L, sys->nbrs, rows, A, err);
 }
 
 /* Pressure from the rows, the gradient-model correction of the fluid velocities,

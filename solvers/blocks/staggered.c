@@ -64,6 +64,7 @@
 
 #include "core/parallel.h"
 #include "solvers/blocks/blocks.h"
+#include "solvers/blocks/pair_laplacian.h"
 #include "solvers/blocks/staggered.h"
 
 typedef vbc_staggered_state stag_state;
@@ -235,82 +236,34 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
   return VBC_OK;
 }
 
-static void stag_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
-                          double *res) {
-  const stag_state *s = state;
-  (void)sys;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - s->y[r];
+/* The operator's view of the state (pair_laplacian.h). */
+static vbc_pair_laplacian laplacian(const stag_state *s) {
+  return (vbc_pair_laplacian){s->row_of, s->particle_of, s->coef, s->y};
 }
 
-/* (A d)_r, row by row. */
-static double product_row(const stag_state *s, const vbc_system *sys, const vbc_rows *rows,
-                          size_t r, const double *d) {
-  const vbc_neighbors *nb = sys->nbrs;
-  const size_t i = s->particle_of[r];
-  double off = 0.0;
-  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-    const long rj = s->row_of[nb->index[q]];
-    if (rj >= 0 && s->coef[q] != 0.0) off += s->coef[q] * d[rj];
-  }
-  return rows->diag[r] * d[r] - off;
+static void stag_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                          double *res) {
+  (void)sys;
+  const vbc_pair_laplacian L = laplacian(state);
+  vbc_pair_residual(&L, rows, res);
 }
 
 static void stag_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
-  stag_state *s = state;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) s->y[r] += product_row(s, sys, rows, r, d);
-}
-
-static void sweep_row(stag_state *s, const vbc_system *sys, vbc_rows *rows, size_t r,
-                      double omega) {
-  if (rows->diag[r] <= 0.0) return;
-  const double d = vbc_pgs_row(rows, r, s->y[r], omega);
-  if (d == 0.0) return;
-  const vbc_neighbors *nb = sys->nbrs;
-  const size_t i = s->particle_of[r];
-  s->y[r] += rows->diag[r] * d;
-  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-    const long rj = s->row_of[nb->index[q]];
-    if (rj >= 0 && s->coef[q] != 0.0) s->y[rj] -= s->coef[q] * d;
-  }
+  const vbc_pair_laplacian L = laplacian(state);
+  vbc_pair_apply(&L, sys->nbrs, rows, d);
 }
 
 /* Gauss–Seidel in row order (serial). */
 static void stag_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
                        vbc_sweep_order order) {
-  stag_state *s = state;
-  if (order == VBC_SWEEP_BACKWARD)
-    for (size_t r = rows->n; r-- > 0;) sweep_row(s, sys, rows, r, omega);
-  else
-    for (size_t r = 0; r < rows->n; ++r) sweep_row(s, sys, rows, r, omega);
+  const vbc_pair_laplacian L = laplacian(state);
+  vbc_pair_sweep(&L, sys->nbrs, rows, omega, order);
 }
 
 static int stag_assemble(const void *state, const vbc_system *sys, const vbc_rows *rows,
                          vbc_sparse *A, vbc_error *err) {
-  const stag_state *s = state;
-  const vbc_neighbors *nb = sys->nbrs;
-  size_t nnz = rows->n;
-  for (size_t r = 0; r < rows->n; ++r) {
-    const size_t i = s->particle_of[r];
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      nnz += s->row_of[nb->index[q]] >= 0 && s->coef[q] != 0.0;
-  }
-  if (vbc_sparse_reserve(A, rows->n, nnz, err) != VBC_OK) return err->code;
-  size_t e = 0;
-  for (size_t r = 0; r < rows->n; ++r) {
-    const size_t i = s->particle_of[r];
-    A->start[r] = e;
-    A->col[e] = r, A->val[e++] = rows->diag[r];
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      const long rj = s->row_of[nb->index[q]];
-      if (rj >= 0 && s->coef[q] != 0.0) A->col[e] = (size_t)rj, A->val[e++] = -s->coef[q];
-    }
-  }
-  A->start[rows->n] = e;
-  A->nnz = e;
-  A->nrows = A->ndofs = rows->n;
-  return VBC_OK;
+  const vbc_pair_laplacian L = laplacian(state);
+  return vbc_pair_assemble(&L, sys->nbrs, rows, A, err);
 }
 
 static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
