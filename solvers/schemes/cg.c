@@ -94,11 +94,15 @@ static int cg_begin(void *state, vbc_problem *pb, vbc_error *err) {
   s->first = 1;
   s->setup_seconds = 0.0;
   s->A.nrows = 0;
+  if (vbc_krylov_gather(&s->k, pb, err) != VBC_OK ||
+      vbc_krylov_vector(&s->k, &s->z, &s->cap_z, err) != VBC_OK ||
+      vbc_krylov_vector(&s->k, &s->p, &s->cap_p, err) != VBC_OK ||
+      vbc_krylov_vector(&s->k, &s->q, &s->cap_q, err) != VBC_OK ||
+      vbc_krylov_vector(&s->k, &s->dx, &s->cap_dx, err) != VBC_OK)
+    return err->code;
   if (!vbc_precond_needs_matrix(s->P.kind)) return VBC_OK;
   const double t0 = vbc_now();
-  if (vbc_krylov_gather(&s->k, pb, err) != VBC_OK ||
-      vbc_problem_assemble(pb, &s->A, err) != VBC_OK)
-    return err->code;
+  if (vbc_problem_assemble(pb, &s->A, err) != VBC_OK) return err->code;
   vbc_krylov_sort_rows(&s->A);
   if (vbc_precond_setup(&s->P, &s->k, s->k.unknown, &s->A, err) != VBC_OK) return err->code;
   s->setup_seconds = vbc_now() - t0;
@@ -108,12 +112,8 @@ static int cg_begin(void *state, vbc_problem *pb, vbc_error *err) {
 static int cg_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   cg_state *s = state;
   vbc_krylov *k = &s->k;
-  if (vbc_krylov_gather(k, pb, err) != VBC_OK ||
-      vbc_krylov_vector(k, &s->z, &s->cap_z, err) != VBC_OK ||
-      vbc_krylov_vector(k, &s->p, &s->cap_p, err) != VBC_OK ||
-      vbc_krylov_vector(k, &s->q, &s->cap_q, err) != VBC_OK ||
-      vbc_krylov_vector(k, &s->dx, &s->cap_dx, err) != VBC_OK)
-    return err->code;
+  (void)err;
+  vbc_krylov_refresh(k, pb);
   const vbc_sparse *A = vbc_precond_needs_matrix(s->P.kind) ? &s->A : NULL;
   vbc_precond_apply(&s->P, k, k->unknown, A, k->r, s->z);
   const double rz = vbc_krylov_dot(k, k->r, s->z);

@@ -44,12 +44,23 @@ int vbc_krylov_gather(vbc_krylov *k, const vbc_problem *pb, vbc_error *err) {
     const size_t o = k->offset[b];
     for (size_t i = 0; i < r->n; ++i) {
       k->lo[o + i] = r->lo[i], k->hi[o + i] = r->hi[i], k->diag[o + i] = r->diag[i];
-      k->x[o + i] = r->impulse[i], k->r[o + i] = r->residual[i];
+      k->x[o + i] = r->impulse[i], k->r[o + i] = 0.0;
       k->unknown[o + i] = r->diag[i] > 0.0 && r->lo[i] < r->hi[i];
       k->applied[o + i] = 0.0;
     }
   }
+  k->residual_current = 0;
   return VBC_OK;
+}
+
+void vbc_krylov_refresh(vbc_krylov *k, const vbc_problem *pb) {
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_rows *r = &pb->blocks[b]->rows;
+    const size_t o = k->offset[b];
+    for (size_t i = 0; i < r->n; ++i)
+      k->x[o + i] = r->impulse[i], k->r[o + i] = r->residual[i], k->applied[o + i] = 0.0;
+  }
+  k->residual_current = 1;
 }
 
 int vbc_krylov_vector(const vbc_krylov *k, double **v, size_t *cap, vbc_error *err) {
@@ -91,19 +102,26 @@ void vbc_krylov_product(vbc_krylov *k, vbc_problem *pb, const vbc_sparse *A, con
     spmv(k, A, p, q);
     return;
   }
-  /* r before: the residual at the current velocities, which hold `applied` already */
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, k->prod + k->offset[b]);
+  /* r before: the residual at the current velocities, which hold `applied` already; the
+   * iteration's first product has it from vbc_solve (k->r) */
+  const double *before = k->r;
+  if (!k->residual_current) {
+    for (size_t b = 0; b < pb->nblocks; ++b) {
+      vbc_block *blk = pb->blocks[b];
+      if (blk->rows.n)
+        blk->type->residual(blk->state, pb->sys, &blk->rows, k->prod + k->offset[b]);
+    }
+    before = k->prod;
   }
   apply_all(k, pb, p);
+  k->residual_current = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_block *blk = pb->blocks[b];
     if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, k->tmp + k->offset[b]);
   }
 #pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < k->n; ++i) {
-    q[i] = k->unknown[i] ? k->prod[i] - k->tmp[i] : 0.0;
+    q[i] = k->unknown[i] ? before[i] - k->tmp[i] : 0.0;
     k->applied[i] += p[i];
   }
 }
@@ -112,6 +130,7 @@ void vbc_krylov_sync(vbc_krylov *k, vbc_problem *pb, const double *dx) {
 #pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < k->n; ++i) k->tmp[i] = dx[i] - k->applied[i];
   apply_all(k, pb, k->tmp);
+  k->residual_current = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_rows *r = &pb->blocks[b]->rows;
     const size_t o = k->offset[b];

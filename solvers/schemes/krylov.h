@@ -21,12 +21,18 @@ typedef struct vbc_krylov {
   double *lo, *hi, *diag, *x, *r;      /* the rows' bounds, diagonal, impulses, residual */
   double *applied;                     /* what went into the velocities this iteration */
   double *tmp, *prod;                  /* scratch: a residual pass, products */
+  int residual_current;                /* r is the residual at the velocities as they are */
 } vbc_krylov;
 
 void vbc_krylov_free(vbc_krylov *k);
-/* Gather the rows of pb (bounds, diagonal, impulses, rows.residual as vbc_solve left it) and the
- * unknowns; zero `applied`. */
+/* Gather the rows of pb at the start of a solve (a solver's begin): bounds, diagonal, unknowns,
+ * impulses; zero `applied`. The residual is not known yet (vbc_solve computes it after begin). */
 int vbc_krylov_gather(vbc_krylov *k, const vbc_problem *pb, vbc_error *err);
+/* At the start of an iteration: the impulses and rows.residual as vbc_solve left them, which is
+ * the residual at the current velocities (the first product of the iteration uses it instead of a
+ * residual pass of its own); zero `applied`. The rows' bounds and diagonal do not change within a
+ * solve, so they are not gathered again. */
+void vbc_krylov_refresh(vbc_krylov *k, const vbc_problem *pb);
 /* Grow an extra vector of k->n doubles (a solver's own: p, z, q, ...), zeroed when grown. */
 int vbc_krylov_vector(const vbc_krylov *k, double **v, size_t *cap, vbc_error *err);
 

@@ -134,16 +134,23 @@ static int vectors(mprgp_state *s, vbc_error *err) {
   return VBC_OK;
 }
 
-/* The rows in scaled variables: y = s x, g~ = -r / s, bounds s lo, s hi. */
-static void scale(mprgp_state *s) {
+/* The scaling and the bounds in scaled variables, once a solve: s, s lo, s hi. */
+static void scale_bounds(mprgp_state *s) {
   const vbc_krylov *k = &s->k;
   for (size_t i = 0; i < k->n; ++i) {
     const double si = s->jacobi && k->unknown[i] ? sqrt(k->diag[i]) : 1.0;
     s->s[i] = si;
-    s->y[i] = si * k->x[i];
-    s->g[i] = k->unknown[i] ? -k->r[i] / si : 0.0;
     s->l[i] = si * k->lo[i];
     s->u[i] = si * k->hi[i];
+  }
+}
+
+/* The iterate in scaled variables, every iteration: y = s x, g~ = -r / s. */
+static void scale_point(mprgp_state *s) {
+  const vbc_krylov *k = &s->k;
+  for (size_t i = 0; i < k->n; ++i) {
+    s->y[i] = s->s[i] * k->x[i];
+    s->g[i] = k->unknown[i] ? -k->r[i] / s->s[i] : 0.0;
   }
 }
 
@@ -172,9 +179,10 @@ static void save_velocities(mprgp_state *s, const vbc_system *sys, int restore) 
   }
 }
 
-/* |A~| by power iterations from the all-ones vector on the unknowns. The products move the
+/* |A~| by power iterations from the all-ones vector on the unknowns. Matrix-free products move the
  * velocities: they are undone through the blocks (what a block keeps of its own, to round-off)
- * and then the particles' and bodies' velocities are restored bit for bit from a copy. */
+ * and then the particles' and bodies' velocities are restored bit for bit from a copy; products
+ * by the assembled A move nothing. */
 static int estimate_norm(mprgp_state *s, vbc_problem *pb, vbc_error *err) {
   const vbc_system *sys = pb->sys;
   const size_t np = sys->particles ? sys->particles->n : 0;
@@ -184,7 +192,8 @@ static int estimate_norm(mprgp_state *s, vbc_problem *pb, vbc_error *err) {
                (size_t[]){sizeof *s->bv, sizeof *s->bw}, 2, err) != VBC_OK)
     return err->code;
   vbc_krylov *k = &s->k;
-  save_velocities(s, sys, 0);
+  const int moving = !s->ic0 || s->matrix_free; /* products through the blocks' passes */
+  if (moving) save_velocities(s, sys, 0);
   double norm = 0.0;
   for (size_t i = 0; i < k->n; ++i) s->p[i] = k->unknown[i] ? 1.0 : 0.0;
   for (int it = 0; it < s->power_iterations; ++it) {
@@ -196,8 +205,10 @@ static int estimate_norm(mprgp_state *s, vbc_problem *pb, vbc_error *err) {
     memcpy(s->p, s->q, k->n * sizeof *s->p);
   }
   for (size_t i = 0; i < k->n; ++i) s->dx[i] = 0.0, s->p[i] = 0.0;
-  vbc_krylov_sync(k, pb, s->dx); /* undo the products */
-  save_velocities(s, sys, 1);
+  if (moving) {
+    vbc_krylov_sync(k, pb, s->dx); /* undo the products */
+    save_velocities(s, sys, 1);
+  }
   s->norm = norm;
   s->abar = norm > 0.0 ? s->step_factor / norm : 1.0;
   return VBC_OK;
@@ -238,7 +249,8 @@ static int mprgp_begin(void *state, vbc_problem *pb, vbc_error *err) {
     vbc_krylov_sort_rows(&s->A);
     s->setup_seconds += vbc_now() - t0;
   }
-  scale(s);
+  scale_bounds(s);
+  scale_point(s);
   return estimate_norm(s, pb, err);
 }
 
@@ -354,8 +366,8 @@ static void proportioning_step(mprgp_state *s, vbc_problem *pb) {
 static int mprgp_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   mprgp_state *s = state;
   vbc_krylov *k = &s->k;
-  if (vbc_krylov_gather(k, pb, err) != VBC_OK || vectors(s, err) != VBC_OK) return err->code;
-  scale(s);
+  vbc_krylov_refresh(k, pb);
+  scale_point(s);
   double proportion;
   const double chopped = gradients(s, &proportion);
   if (chopped <= s->gamma * s->gamma * proportion) {
