@@ -10,7 +10,9 @@
 #include "app/limits.h"
 #include "app/mesh.h"
 
-static long lattice_count(double extent, double l) { return (long)floor(extent / l + 1e-6); }
+double vbc_lattice_points(double extent, double l) { return floor(extent / l + 1e-6); }
+
+static long lattice_count(double extent, double l) { return (long)vbc_lattice_points(extent, l); }
 
 /* u = vel + A0 (x - xc, -(y - yc)): the strain field of the circular patch (Miyamoto eq. 73). */
 static vbc_vec initial_velocity(vbc_vec x, vbc_vec centre, vbc_vec vel, double strain) {
@@ -72,10 +74,9 @@ int vbc_generate_tank(vbc_particles *p, int dim, double l, vbc_vec min, vbc_vec 
 
 /* ---- rigid bodies ---- */
 
-/* A body's bounding box may span at most this many lattice cells and lie within this many
- * spacings of the origin: sanity limits that keep a mistyped radius from exhausting memory and
- * keep lattice indices exact in a long. */
-#define MAX_BODY_CELLS 1e9
+/* A body's bounding box may span at most VBC_MAX_BODY_CELLS lattice cells (generate.h) and lie
+ * within this many spacings of the origin: sanity limits that keep a mistyped radius from
+ * exhausting memory and keep lattice indices exact in a long. */
 #define MAX_LATTICE_INDEX 1e12
 /* A mesh body costs one solid angle per triangle and lattice point of its bounds (app/mesh.h):
  * at most this many, about a minute of set-up. */
@@ -100,13 +101,18 @@ static double lattice_range(const vbc_body_shape *sh, int dim, double l, long lo
   return count;
 }
 
+double vbc_body_lattice_cells(const vbc_body_shape *shape, int dim, double l) {
+  long lo[3], hi[3];
+  return lattice_range(shape, dim, l, lo, hi);
+}
+
 int vbc_generate_body(vbc_particles *p, int dim, double l, const vbc_body_shape *sh, int body,
                       vbc_error *err) {
   long lo[3], hi[3];
   double cells = lattice_range(sh, dim, l, lo, hi);
-  if (!(cells <= MAX_BODY_CELLS))
+  if (!(cells <= VBC_MAX_BODY_CELLS))
     return vbc_error_set(err, VBC_EXIT_INPUT, "body %d: expected a shape spanning at most %g "
-                         "lattice cells, got %g", body, MAX_BODY_CELLS, cells);
+                         "lattice cells, got %g", body, VBC_MAX_BODY_CELLS, cells);
   for (long k = lo[2]; k <= hi[2]; ++k)
     for (long j = lo[1]; j <= hi[1]; ++j)
       for (long i = lo[0]; i <= hi[0]; ++i) {
@@ -213,12 +219,12 @@ static int collect_bodies(const vbc_scene *s, body_points *b, vbc_error *err) {
     long lo[3], hi[3];
     double cells = lattice_range(sh, s->dim, l, lo, hi);
     b->start[k] = b->pts.n;
-    if (!(cells <= MAX_BODY_CELLS))
+    if (!(cells <= VBC_MAX_BODY_CELLS))
       return vbc_error_set(err, VBC_EXIT_INPUT,
                            "%s: bodies.%zu.shape: expected a shape whose bounds span at most %g "
                            "lattice cells at spacing l = %g and lie within %g l of the origin, "
                            "got %g cells%s",
-                           s->file, k, MAX_BODY_CELLS, l, MAX_LATTICE_INDEX, cells,
+                           s->file, k, VBC_MAX_BODY_CELLS, l, MAX_LATTICE_INDEX, cells,
                            mesh_note(note, sizeof note, sh));
     if (sh->type == VBC_BODY_MESH && cells * (double)sh->mesh->ntriangles > MAX_MESH_WORK)
       return vbc_error_set(err, VBC_EXIT_INPUT,

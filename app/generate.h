@@ -32,6 +32,15 @@ int vbc_generate(const vbc_scene *scene, vbc_particles *p, vbc_error *err);
 int vbc_generate_body(vbc_particles *p, int dim, double l, const vbc_body_shape *shape, int body,
                       vbc_error *err);
 
+/* The lattice rule, shared with the particle-count estimate (app/limits.c): the number of lattice
+ * points along an extent (floor of extent / l, forgiving round-off), and the number of lattice
+ * points in a body's bounding box, INFINITY when its indices would not be exact. A body beyond
+ * VBC_MAX_BODY_CELLS is refused (a sanity limit that keeps a mistyped size from exhausting
+ * memory), naming its shape. */
+#define VBC_MAX_BODY_CELLS 1e9
+double vbc_lattice_points(double extent, double l);
+double vbc_body_lattice_cells(const vbc_body_shape *shape, int dim, double l);
+
 /* Lattice points min + (k + 1/2) l inside the box [min, max] (count per axis: floor of the
  * extent over l), or inside the ball |x - c| < R (points c + (k + 1/2) l). */
 int vbc_generate_fluid_box(vbc_particles *p, int dim, double l, vbc_vec min, vbc_vec max,

@@ -4,14 +4,13 @@
 #include <unistd.h>
 
 #include "app/body_shape.h"
+#include "app/generate.h"
 #include "app/limits.h"
-
-static double lattice_count(double extent, double l) { return floor(extent / l + 1e-6); }
 
 static double box_count(int dim, double l, vbc_vec min, vbc_vec max, double n[3]) {
   double count = 1.0;
   for (int a = 0; a < 3; ++a) {
-    n[a] = a < dim ? lattice_count(vbc_vec_get(max, a) - vbc_vec_get(min, a), l) : 1.0;
+    n[a] = a < dim ? vbc_lattice_points(vbc_vec_get(max, a) - vbc_vec_get(min, a), l) : 1.0;
     count *= fmax(n[a], 0.0);
   }
   return count;
@@ -49,13 +48,8 @@ static double body_count(int dim, double l, const vbc_body_shape *sh) {
     case VBC_BODY_UNION: /* parts may overlap: an upper bound */
       for (size_t k = 0; k < sh->nparts; ++k) area += body_count(dim, l, &sh->parts[k]);
       return area;
-    case VBC_BODY_MESH: { /* its bounding box: an upper bound; beyond 1e9 cells the body's own
-                             check refuses it, naming the shape (app/generate.c) */
-      vbc_vec a, b;
-      vbc_body_shape_bounds(sh, dim, &a, &b);
-      const double cells = box_count(dim, l, a, b, n);
-      return cells <= 1e9 ? cells : 0.0;
-    }
+    case VBC_BODY_MESH: /* the lattice points of its bounding box: an upper bound */
+      return vbc_body_lattice_cells(sh, dim, l);
   }
   return 0.0;
 }
@@ -94,6 +88,8 @@ double vbc_particle_estimate(const vbc_scene *s) {
   }
   for (size_t k = 0; k < s->nbodies; ++k) {
     const vbc_body_shape *sh = &s->bodies[k].shape;
+    /* a body beyond the generator's sanity limit is refused there, naming its shape */
+    if (!(vbc_body_lattice_cells(sh, s->dim, l) <= VBC_MAX_BODY_CELLS)) continue;
     total += body_count(s->dim, l, sh) * (1.0 - fluid_fraction(s, sh));
   }
   return total;

@@ -42,3 +42,13 @@ vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r) {
   if (r <= 0.0) return vbc_vec_zero();
   return vbc_vec_scale(rij, vbc_sph_dW(k, r) / r);
 }
+
+double vbc_sph_lattice_sum(const vbc_sph_kernel *k, double l, double weight) {
+  const int n = (int)ceil(k->H / l), dim = k->dim;
+  double sum = 0.0;
+  for (int a = -n; a <= n; ++a)
+    for (int b = -n; b <= n; ++b)
+      for (int c = (dim == 3 ? -n : 0); c <= (dim == 3 ? n : 0); ++c)
+        sum += weight * vbc_sph_W(k, l * sqrt((double)(a * a + b * b + c * c)));
+  return sum;
+}

@@ -54,6 +54,10 @@ double vbc_sph_W(const vbc_sph_kernel *k, double r);
 double vbc_sph_dW(const vbc_sph_kernel *k, double r); /* dW/dr */
 /* grad_i W(|r_i - r_j|): rij = r_i - r_j, r = |rij|. Zero for r = 0. */
 vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r);
+/* sum_j weight W(|x_j|) over the ideal lattice of spacing l in k->dim dimensions, the origin
+ * included: what a particle inside the lattice sums (SPH volumes and densities calibrated on the
+ * lattice, as MPS takes n0 from it). */
+double vbc_sph_lattice_sum(const vbc_sph_kernel *k, double l, double weight);
 
 #ifdef __cplusplus
 }

@@ -112,14 +112,8 @@ static const vbc_param_spec sph_params[] = {
  * in 2D at H = 2 l), and IISPH's full one-step correction of that offset (alpha = 1) makes a tank of
  * water at rest expand by 0.09 % in its first step: 0.3 m/s at the edges of a 0.6 m column. */
 static double lattice_volume(const vbc_sph_kernel *kern, double l) {
-  const int n = (int)ceil(kern->H / l), dim = kern->dim;
-  const double cell = pow(l, dim);
-  double sum = 0.0;
-  for (int i = -n; i <= n; ++i)
-    for (int j = -n; j <= n; ++j)
-      for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k)
-        sum += cell * vbc_sph_W(kern, l * sqrt((double)(i * i + j * j + k * k)));
-  return cell / sum;
+  const double cell = pow(l, kern->dim);
+  return cell / vbc_sph_lattice_sum(kern, l, cell);
 }
 
 /* 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j over the ideal lattice (the same along every axis by

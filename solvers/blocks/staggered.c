@@ -101,23 +101,12 @@ static const vbc_param_spec stag_params[] = {
      NULL},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
-/* sum_j W(|x_j|) over the ideal lattice of spacing l, self included. */
-static double lattice_sum(const vbc_sph_kernel *k, double l) {
-  const int n = (int)ceil(k->H / l), dim = k->dim;
-  double sum = 0.0;
-  for (int a = -n; a <= n; ++a)
-    for (int b = -n; b <= n; ++b)
-      for (int c = (dim == 3 ? -n : 0); c <= (dim == 3 ? n : 0); ++c)
-        sum += vbc_sph_W(k, l * sqrt((double)(a * a + b * b + c * c)));
-  return sum;
-}
-
 static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
                         vbc_error *err) {
   stag_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->k = sys->sph;
-  s->lattice_sum = lattice_sum(&s->k, sys->spacing);
+  s->lattice_sum = vbc_sph_lattice_sum(&s->k, sys->spacing, 1.0);
   s->asymmetry = vbc_param_number(params, stag_params, "surface_asymmetry");
   s->rho_min = vbc_param_number(params, stag_params, "surface_density");
   s->no_slip = vbc_param_choice(params, stag_params, "slip") == 1;
