@@ -1,5 +1,6 @@
 /* support.c — see support.h. */
 #include <math.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -224,4 +226,26 @@ vbc_solve_result solve_block(vbc_system *sys, vbc_block *block, const char *solv
   vbc_solver_free(&s);
   cJSON_Delete(sp);
   return res;
+}
+
+const char *path_in(const char *dir, const char *file) {
+  static char buf[4][2300];
+  static int k;
+  char *p = buf[k++ % 4];
+  snprintf(p, sizeof buf[0], "%s/%s", dir, file);
+  return p;
+}
+
+void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+void case_dir(const char *cases, char *buf, size_t size) {
+  buf[0] = '\0';
+  DIR *d = opendir(cases);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL)
+    if (e->d_name[0] != '.') snprintf(buf, size, "%s/%s", cases, e->d_name);
+  if (d) closedir(d);
 }

@@ -58,4 +58,12 @@ extern const char base_scene[];
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);
 
+/* dir/file (a static buffer rotated among 4). */
+const char *path_in(const char *dir, const char *file);
+/* Sleep ms milliseconds. */
+void sleep_ms(long ms);
+/* The one entry of the sweep's cases directory (its id-named case folder) as cases/NAME in buf,
+ * "" while there is none. */
+void case_dir(const char *cases, char *buf, size_t size);
+
 #endif

@@ -203,16 +203,6 @@ Test(checkpoint, resume_without_a_checkpoint_or_with_options_that_exclude_it_is_
   free(err);
 }
 
-/* The one case directory under cases (the sweep's id-named folder), "" while there is none. */
-static void case_dir(const char *cases, char *buf, size_t size) {
-  buf[0] = '\0';
-  DIR *d = opendir(cases);
-  struct dirent *e;
-  while (d && (e = readdir(d)) != NULL)
-    if (e->d_name[0] != '.') snprintf(buf, size, "%s/%s", cases, e->d_name);
-  if (d) closedir(d);
-}
-
 /* vbc sweep resumes a case that was killed after a checkpoint from that checkpoint, and the case
  * ends as a run that was never killed. */
 Test(checkpoint, a_sweep_resumes_a_killed_case_from_its_checkpoint) {

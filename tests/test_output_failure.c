@@ -19,13 +19,6 @@
 #define HYDRO "experiments/scenes/hydrostatic.json"
 #define LIMIT 100000 /* bytes: convergence.csv passes it near step 90, a frame is 29 kB */
 
-static const char *in(const char *dir, const char *file) {
-  static char buf[4][1200];
-  static int k;
-  char *p = buf[k++ % 4];
-  snprintf(p, 1200, "%s/%s", dir, file);
-  return p;
-}
 
 /* vbc with args under a file size limit of `bytes` (RLIMIT_FSIZE, what `ulimit -f` sets);
  * stderr into err_path. The exit code, -1 if a signal ended it. */
@@ -69,8 +62,8 @@ static void expect_no_temporaries(const char *dir, int allow_part) {
     cr_expect(strstr(e->d_name, ".tmp") == NULL, "%s/%s left", dir, e->d_name);
     if (!allow_part) cr_expect(strstr(e->d_name, ".part") == NULL, "%s/%s left", dir, e->d_name);
     struct stat st;
-    if (stat(in(dir, e->d_name), &st) == 0 && S_ISDIR(st.st_mode) && strcmp(e->d_name, "frames") == 0)
-      expect_no_temporaries(in(dir, e->d_name), allow_part);
+    if (stat(path_in(dir, e->d_name), &st) == 0 && S_ISDIR(st.st_mode) && strcmp(e->d_name, "frames") == 0)
+      expect_no_temporaries(path_in(dir, e->d_name), allow_part);
   }
   closedir(d);
 }
@@ -90,14 +83,14 @@ Test(output_failure, an_output_directory_that_cannot_be_created_exits_4_naming_i
 
 Test(output_failure, a_stream_that_cannot_be_opened_exits_4_naming_it) {
   const char *dir = test_dir("outfail_open");
-  cr_assert_eq(mkdir(in(dir, "series.csv.part"), 0755), 0); /* fopen(..., "wb") fails: EISDIR */
+  cr_assert_eq(mkdir(path_in(dir, "series.csv.part"), 0755), 0); /* fopen(..., "wb") fails: EISDIR */
   const char *args[] = {"run", source_path(HYDRO), "--set", "spacing=0.05", "--set",
                         "time.end=0.01", "--out", dir, "--quiet", NULL};
   char *err = NULL;
   cr_assert_eq(run_vbc(args, &err), 4, "%s", err ? err : "");
   cr_assert(err && strstr(err, "series.csv.part: cannot write: Is a directory"), "%s",
             err ? err : "");
-  cr_assert(!file_exists(in(dir, "summary.json")));
+  cr_assert(!file_exists(path_in(dir, "summary.json")));
   free(err);
 }
 
@@ -107,24 +100,24 @@ Test(output_failure, a_write_that_fails_mid_run_exits_4_and_leaves_earlier_frame
                         "time.end=0.5", "--set", "output.frames=true", "--set",
                         "output.frame_interval=0.02", "--out", dir, "--quiet", "--threads", "1",
                         NULL};
-  const char *errf = in(test_dir("outfail_fill_log"), "stderr.txt");
+  const char *errf = path_in(test_dir("outfail_fill_log"), "stderr.txt");
   cr_assert_eq(run_limited(args, LIMIT, errf), 4);
   char *err = read_text(errf);
   cr_assert(err && strstr(err, "convergence.csv.part: cannot write: File too large"), "%s",
             err ? err : "");
   /* it stopped at the failing write: far from the 25 frames of the whole run */
   free(err);
-  cr_assert(!file_exists(in(dir, "summary.json")));
-  cr_assert(!file_exists(in(dir, "series.csv")) && !file_exists(in(dir, "convergence.csv")));
+  cr_assert(!file_exists(path_in(dir, "summary.json")));
+  cr_assert(!file_exists(path_in(dir, "series.csv")) && !file_exists(path_in(dir, "convergence.csv")));
   expect_no_temporaries(dir, 0);
   /* every frame frames.pvd lists is there and complete */
-  char *pvd = read_text(in(dir, "frames.pvd"));
+  char *pvd = read_text(path_in(dir, "frames.pvd"));
   cr_assert_not_null(pvd);
   int frames = 0;
   for (const char *at = strstr(pvd, "file=\""); at; at = strstr(at + 1, "file=\"")) {
     char rel[256];
     cr_assert_eq(sscanf(at + 6, "%255[^\"]", rel), 1);
-    cr_assert(ends_with(in(dir, rel), "</VTKFile>\n"), "%s is complete", rel);
+    cr_assert(ends_with(path_in(dir, rel), "</VTKFile>\n"), "%s is complete", rel);
     ++frames;
   }
   free(pvd);
@@ -139,13 +132,13 @@ Test(output_failure, a_write_that_fails_after_a_checkpoint_keeps_what_resume_nee
   const char *args[] = {"run", source_path(HYDRO), "--set", "spacing=0.05", "--set",
                         "time.end=0.3", "--out", part, "--quiet", "--threads", "1",
                         "--checkpoint-every", "20", NULL};
-  const char *errf = in(root, "stderr.txt");
+  const char *errf = path_in(root, "stderr.txt");
   cr_assert_eq(run_limited(args, LIMIT, errf), 4);
   char *err = read_text(errf);
   cr_assert(err && strstr(err, "File too large") && strstr(err, "--resume"), "%s", err ? err : "");
   free(err);
-  cr_assert(file_exists(in(part, "checkpoint.vbc")));
-  cr_assert(!file_exists(in(part, "summary.json")));
+  cr_assert(file_exists(path_in(part, "checkpoint.vbc")));
+  cr_assert(!file_exists(path_in(part, "summary.json")));
   expect_no_temporaries(part, 1);
   const char *resume[] = {"run", "--resume", part, "--quiet", "--threads", "1", NULL};
   char *e = NULL;
@@ -154,7 +147,7 @@ Test(output_failure, a_write_that_fails_after_a_checkpoint_keeps_what_resume_nee
   const char *fresh[] = {"run", source_path(HYDRO), "--set", "spacing=0.05", "--set",
                          "time.end=0.3", "--out", full, "--quiet", "--threads", "1", NULL};
   cr_assert_eq(run_vbc(fresh, NULL), 0);
-  char *a = read_text(in(full, "series.csv")), *b = read_text(in(part, "series.csv"));
+  char *a = read_text(path_in(full, "series.csv")), *b = read_text(path_in(part, "series.csv"));
   cr_assert(a && b && strcmp(a, b) == 0, "series.csv differs from the uninterrupted run's");
   free(a), free(b);
 }

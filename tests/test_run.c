@@ -12,11 +12,6 @@
 
 #include "tests/support.h"
 
-static void sleep_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 static cJSON *run_ok(const char *scene, const char *out, const char *const *extra) {
   const char *args[40] = {"run", scene, "--out", out, "--quiet"};
   int n = 5;

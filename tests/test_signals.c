@@ -16,18 +16,7 @@
 
 #define HYDRO "experiments/scenes/hydrostatic.json"
 
-static void sleep_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
 
-static const char *in(const char *dir, const char *file) {
-  static char buf[4][1200];
-  static int k;
-  char *p = buf[k++ % 4];
-  snprintf(p, 1200, "%s/%s", dir, file);
-  return p;
-}
 
 /* Start args, wait until its series stream exists and a little more, send sig; the exit code
  * (-1 if it died of the signal instead). */
@@ -35,7 +24,7 @@ static int signal_run(const char *const *args, const char *dir, int sig) {
   pid_t pid = spawn_vbc(args, NULL, "/dev/null");
   cr_assert_gt(pid, 0);
   int status = 0;
-  for (int t = 0; t < 10000 && !file_exists(in(dir, "series.csv.part")); ++t) sleep_ms(1);
+  for (int t = 0; t < 10000 && !file_exists(path_in(dir, "series.csv.part")); ++t) sleep_ms(1);
   sleep_ms(500); /* past start-up (a resumed run finds its stream at once), well before the end */
   cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "still running when signalled");
   kill(pid, sig);
@@ -44,7 +33,7 @@ static int signal_run(const char *const *args, const char *dir, int sig) {
 }
 
 static cJSON *summary_of(const char *dir) {
-  cJSON *s = read_json(in(dir, "summary.json"));
+  cJSON *s = read_json(path_in(dir, "summary.json"));
   cr_assert_not_null(s, "%s/summary.json", dir);
   return s;
 }
@@ -75,9 +64,9 @@ Test(signals, sigterm_checkpoints_records_interrupted_and_the_resume_ends_as_an_
   cr_assert(strstr(cJSON_GetObjectItem(s, "error")->valuestring, "--resume"));
   cJSON_Delete(s);
   /* the checkpoint of the last complete step (none was due before), streams under .part */
-  cr_assert(file_exists(in(part, "checkpoint.vbc")));
-  cr_assert(file_exists(in(part, "series.csv.part")));
-  cr_assert(!file_exists(in(part, "series.csv")), "nothing looks complete");
+  cr_assert(file_exists(path_in(part, "checkpoint.vbc")));
+  cr_assert(file_exists(path_in(part, "series.csv.part")));
+  cr_assert(!file_exists(path_in(part, "series.csv")), "nothing looks complete");
   /* the resumed run (without --checkpoint-*) is interrupted too: its checkpoint moves on */
   const double first = json_number(s = summary_of(part), "steps");
   cJSON_Delete(s);
@@ -87,14 +76,14 @@ Test(signals, sigterm_checkpoints_records_interrupted_and_the_resume_ends_as_an_
   expect_interrupted(s, "SIGTERM");
   cr_assert_geq(json_number(s, "steps"), first); /* > unless it was stopped before a step */
   cJSON_Delete(s);
-  cr_assert(file_exists(in(part, "checkpoint.vbc")) && file_exists(in(part, "series.csv.part")));
+  cr_assert(file_exists(path_in(part, "checkpoint.vbc")) && file_exists(path_in(part, "series.csv.part")));
   char *err = NULL;
   cr_assert_eq(run_vbc(resume, &err), 0, "%s", err ? err : "");
   free(err);
   const char *fresh[] = {"run", source_path(HYDRO), "--quiet", "--threads", "1", "--set",
                          "spacing=0.05", "--set", "time.end=2", "--out", full, NULL};
   cr_assert_eq(run_vbc(fresh, NULL), 0);
-  char *a = read_text(in(full, "series.csv")), *b = read_text(in(part, "series.csv"));
+  char *a = read_text(path_in(full, "series.csv")), *b = read_text(path_in(part, "series.csv"));
   cr_assert(a && b && strcmp(a, b) == 0, "series.csv differs from the uninterrupted run's");
   free(a), free(b);
   s = summary_of(part);
@@ -112,25 +101,15 @@ Test(signals, sigint_without_checkpointing_closes_the_streams_and_exits_130) {
   expect_interrupted(s, "SIGINT");
   const double steps = json_number(s, "steps");
   cJSON_Delete(s);
-  cr_assert(!file_exists(in(dir, "checkpoint.vbc")));
-  cr_assert(!file_exists(in(dir, "series.csv.part")));
+  cr_assert(!file_exists(path_in(dir, "checkpoint.vbc")));
+  cr_assert(!file_exists(path_in(dir, "series.csv.part")));
   /* series.csv up to the interruption: a row every 10 steps (output_interval 0.01) */
-  char *text = read_text(in(dir, "series.csv"));
+  char *text = read_text(path_in(dir, "series.csv"));
   cr_assert_not_null(text);
   size_t rows = 0;
   for (const char *c = text; *c; ++c) rows += *c == '\n';
   free(text);
   cr_assert_eq(rows, 1 + 1 + (size_t)floor(steps / 10.0), "%zu rows after %g steps", rows, steps);
-}
-
-/* The one case directory under cases, "" while there is none. */
-static void case_dir(const char *cases, char *buf, size_t size) {
-  buf[0] = '\0';
-  DIR *d = opendir(cases);
-  struct dirent *e;
-  while (d && (e = readdir(d)) != NULL)
-    if (e->d_name[0] != '.') snprintf(buf, size, "%s/%s", cases, e->d_name);
-  if (d) closedir(d);
 }
 
 /* Ctrl-C on a sweep: its case is told SIGTERM, checkpoints (the spec's checkpoint_seconds is on)
@@ -148,7 +127,7 @@ Test(signals, an_interrupted_sweep_case_is_resumed_by_the_next_sweep) {
   const char *args[] = {"sweep", spec_path, "--out", out, "-j", "1", NULL};
   pid_t sweep = spawn_vbc(args, "/dev/null", "/dev/null");
   for (int t = 0; t < 10000 && !one[0]; ++t) case_dir(cases, one, sizeof one), sleep_ms(1);
-  for (int t = 0; t < 10000 && !file_exists(in(one, "series.csv.part")); ++t) sleep_ms(1);
+  for (int t = 0; t < 10000 && !file_exists(path_in(one, "series.csv.part")); ++t) sleep_ms(1);
   sleep_ms(300);
   int status;
   kill(sweep, SIGINT);
@@ -157,18 +136,18 @@ Test(signals, an_interrupted_sweep_case_is_resumed_by_the_next_sweep) {
   cJSON *s = summary_of(one);
   expect_interrupted(s, "SIGTERM");
   cJSON_Delete(s);
-  cr_assert(file_exists(in(one, "checkpoint.vbc")));
+  cr_assert(file_exists(path_in(one, "checkpoint.vbc")));
   char *list_out = NULL;
   const char *list[] = {"sweep", spec_path, "--out", out, "--list", NULL};
-  cr_assert_eq(run_vbc_to(list, in(dir, "list.txt"), "/dev/null"), 0);
-  list_out = read_text(in(dir, "list.txt"));
+  cr_assert_eq(run_vbc_to(list, path_in(dir, "list.txt"), "/dev/null"), 0);
+  list_out = read_text(path_in(dir, "list.txt"));
   cr_assert(list_out && strstr(list_out, "incomplete"), "%s", list_out ? list_out : "");
   free(list_out);
-  cr_assert_eq(run_vbc_to(args, "/dev/null", in(dir, "again.txt")), 0);
-  char *again = read_text(in(dir, "again.txt"));
+  cr_assert_eq(run_vbc_to(args, "/dev/null", path_in(dir, "again.txt")), 0);
+  char *again = read_text(path_in(dir, "again.txt"));
   cr_assert(again && strstr(again, "1 to run"), "%s", again ? again : "");
   free(again);
-  char *json = read_text(in(one, "case.json"));
+  char *json = read_text(path_in(one, "case.json"));
   cr_assert(json && strstr(json, "--resume"), "the case resumed from its checkpoint");
   free(json);
   s = summary_of(one);

@@ -15,13 +15,6 @@
 
 #include "tests/support.h"
 
-static const char *in(const char *dir, const char *file) {
-  static char buf[4][2300];
-  static int k;
-  char *p = buf[k++ % 4];
-  snprintf(p, sizeof buf[0], "%s/%s", dir, file);
-  return p;
-}
 
 static const char *spec(const char *dir, const char *vary) {
   char text[2048];
@@ -85,7 +78,7 @@ Test(sweep_lock, two_sweeps_sharing_the_cases_run_each_case_once) {
   for (int i = 0; i < nran[0]; ++i)
     cr_assert_eq(count_id(ran[1], nran[1], ran[0][i]), 0, "case %s ran twice", ran[0][i]);
   for (int k = 0; k < 2; ++k) { /* each table has every case done; no lock is left behind */
-    char *table = read_text(in(outs[k], "table.csv"));
+    char *table = read_text(path_in(outs[k], "table.csv"));
     cr_assert_not_null(table);
     int done = 0;
     for (const char *p = strstr(table, ",done,"); p; p = strstr(p + 1, ",done,")) ++done;
@@ -100,7 +93,7 @@ Test(sweep_lock, two_sweeps_sharing_the_cases_run_each_case_once) {
 /* The first case id `vbc sweep --list` prints. */
 static void first_id(const char *sp, const char *dir, const char *out, char id[16]) {
   const char *args[] = {"sweep", sp, "--out", out, "--list", NULL};
-  const char *list = in(dir, "list.txt");
+  const char *list = path_in(dir, "list.txt");
   cr_assert_eq(run_vbc_to(args, list, "/dev/null"), 0);
   char *text = read_text(list);
   cr_assert(text && sscanf(strchr(text, '\n') + 1, " %15s", id) == 1);
@@ -132,7 +125,7 @@ Test(sweep_lock, a_case_held_by_a_live_process_is_waited_for_then_run) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   const char *args[] = {"sweep", sp, "--out", out, "-j", "1", NULL};
-  const char *log = in(dir, "sweep.txt");
+  const char *log = path_in(dir, "sweep.txt");
   cr_assert_eq(run_vbc_to(args, "/dev/null", log), 0);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   waitpid(holder, NULL, 0);
@@ -156,10 +149,10 @@ Test(sweep_lock, a_lock_file_whose_holder_died_does_not_block) {
   snprintf(name, sizeof name, ".%s.lock", id);
   write_text(cases, name, "pid 999999 on a-host-that-crashed\n"); /* nobody holds it */
   const char *args[] = {"sweep", sp, "--out", out, "-j", "1", NULL};
-  const char *log = in(dir, "sweep.txt");
+  const char *log = path_in(dir, "sweep.txt");
   cr_assert_eq(run_vbc_to(args, "/dev/null", log), 0);
   char *text = read_text(log);
   cr_assert(text && !strstr(text, "being run by") && strstr(text, "  ok  "), "%s", text ? text : "");
   free(text);
-  cr_assert(!file_exists(in(cases, name)), "released and removed");
+  cr_assert(!file_exists(path_in(cases, name)), "released and removed");
 }
