@@ -77,16 +77,9 @@ static int cg_check(const void *state, const vbc_problem *pb, vbc_error *err) {
                            "block's equality form (equality: true), and a coupler that solves "
                            "contacts in a stage of their own (lemke_contacts)",
                            blk->type->name, blk->label);
-    if (traits & VBC_ROWS_UNSYMMETRIC)
-      return vbc_error_set(err, VBC_EXIT_INPUT, "block %s (%s) has an unsymmetric operator; cg "
-                           "needs a symmetric one", blk->type->name, blk->label);
   }
-  const vbc_block *bad = vbc_problem_unassemblable(pb);
-  if (vbc_precond_needs_matrix(s->P.kind) && bad)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "preconditioner \"%s\" needs the assembled operator, "
-                         "which block %s (%s) cannot give (neither its own operator nor Jacobian "
-                         "rows)", preconditioners[s->P.kind], bad->type->name, bad->label);
-  return VBC_OK;
+  return vbc_krylov_check(pb, "cg", vbc_precond_needs_matrix(s->P.kind),
+                          preconditioners[s->P.kind], err);
 }
 
 static int cg_begin(void *state, vbc_problem *pb, vbc_error *err) {

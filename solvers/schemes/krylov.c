@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/operator.h"
 #include "core/parallel.h"
 #include "core/reduce.h"
 #include "solvers/schemes/krylov.h"
@@ -140,4 +141,20 @@ void vbc_krylov_sync(vbc_krylov *k, vbc_problem *pb, const double *dx) {
       k->applied[o + i] = 0.0;
     }
   }
+}
+
+int vbc_krylov_check(const vbc_problem *pb, const char *solver, int need_matrix, const char *pc,
+                     vbc_error *err) {
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_block *blk = pb->blocks[b];
+    if (blk->type->traits && (blk->type->traits(blk->state) & VBC_ROWS_UNSYMMETRIC))
+      return vbc_error_set(err, VBC_EXIT_INPUT, "block %s (%s) has an unsymmetric operator; %s "
+                           "needs a symmetric one", blk->type->name, blk->label, solver);
+  }
+  const vbc_block *bad = need_matrix ? vbc_problem_unassemblable(pb) : NULL;
+  if (bad)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: preconditioner \"%s\" needs the assembled "
+                         "operator, which block %s (%s) cannot give (neither its own operator nor "
+                         "Jacobian rows)", solver, pc, bad->type->name, bad->label);
+  return VBC_OK;
 }

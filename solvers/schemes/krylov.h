@@ -36,6 +36,12 @@ void vbc_krylov_refresh(vbc_krylov *k, const vbc_problem *pb);
 /* Grow an extra vector of k->n doubles (a solver's own: p, z, q, ...), zeroed when grown. */
 int vbc_krylov_vector(const vbc_krylov *k, double **v, size_t *cap, vbc_error *err);
 
+/* The set-up checks the Krylov solvers share (exit 2 naming the block and the solver): every block
+ * symmetric, and, when the preconditioner `pc` needs the assembled operator (need_matrix), the
+ * problem's operator assemblable. */
+int vbc_krylov_check(const vbc_problem *pb, const char *solver, int need_matrix, const char *pc,
+                     vbc_error *err);
+
 /* Sort every row of an assembled A by column (the preconditioners' set-up wants them so; the
  * product's sum then runs in column order). */
 void vbc_krylov_sort_rows(vbc_sparse *A);

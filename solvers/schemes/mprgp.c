@@ -216,19 +216,7 @@ static int estimate_norm(mprgp_state *s, vbc_problem *pb, vbc_error *err) {
 
 static int mprgp_check(const void *state, const vbc_problem *pb, vbc_error *err) {
   const mprgp_state *s = state;
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    const vbc_block *blk = pb->blocks[b];
-    if (blk->type->traits && (blk->type->traits(blk->state) & VBC_ROWS_UNSYMMETRIC))
-      return vbc_error_set(err, VBC_EXIT_INPUT, "block %s (%s) has an unsymmetric operator; mprgp "
-                           "minimises a quadratic and needs a symmetric one", blk->type->name,
-                           blk->label);
-  }
-  const vbc_block *bad = vbc_problem_unassemblable(pb);
-  if (s->ic0 && bad)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "mprgp: preconditioner \"ic0\" needs the assembled "
-                         "operator, which block %s (%s) cannot give (neither its own operator nor "
-                         "Jacobian rows)", bad->type->name, bad->label);
-  return VBC_OK;
+  return vbc_krylov_check(pb, "mprgp", s->ic0, "ic0", err);
 }
 
 static int mprgp_begin(void *state, vbc_problem *pb, vbc_error *err) {
