@@ -28,48 +28,28 @@ static void diagonal(vbc_precond *P, const vbc_krylov *k, const vbc_sparse *A) {
   }
 }
 
-typedef struct entry {
-  size_t col;
-  double val;
-} entry;
-
-static int by_col(const void *a, const void *b) {
-  const size_t x = ((const entry *)a)->col, y = ((const entry *)b)->col;
-  return (x > y) - (x < y);
-}
-
-/* L's pattern: the unknown lower entries of A, columns ascending, the diagonal last. */
+/* L's pattern: the unknown lower entries of A, columns ascending (A's rows are sorted:
+ * vbc_krylov_sort_rows), the diagonal last. */
 static int lower_pattern(vbc_precond *P, const vbc_krylov *k, const unsigned char *mask,
-                         const vbc_sparse *A,
-                         vbc_error *err) {
+                         const vbc_sparse *A, vbc_error *err) {
   if (vbc_grow(&P->cap_start, k->n + 1, (void *[]){&P->start}, (size_t[]){sizeof *P->start}, 1,
                err) != VBC_OK)
     return err->code;
   size_t nnz = 0;
-  entry *row = NULL;
-  size_t cap_row = 0;
   P->start[0] = 0;
   for (size_t i = 0; i < k->n; ++i) {
-    size_t m = 0;
     if (mask[i]) {
       const size_t len = A->start[i + 1] - A->start[i] + 1;
-      if (vbc_grow(&cap_row, len, (void *[]){&row}, (size_t[]){sizeof *row}, 1, err) != VBC_OK ||
-          vbc_grow(&P->cap_nnz, nnz + len, (void *[]){&P->col, &P->val},
+      if (vbc_grow(&P->cap_nnz, nnz + len, (void *[]){&P->col, &P->val},
                    (size_t[]){sizeof *P->col, sizeof *P->val}, 2, err) != VBC_OK)
-        return free(row), err->code;
+        return err->code;
       for (size_t e = A->start[i]; e < A->start[i + 1]; ++e)
         if (A->col[e] < i && mask[A->col[e]] && A->val[e] != 0.0)
-          row[m++] = (entry){A->col[e], A->val[e]};
-      int sorted = 1;
-      for (size_t q = 1; q < m && sorted; ++q) sorted = row[q - 1].col < row[q].col;
-      if (!sorted) qsort(row, m, sizeof *row, by_col);
-      row[m++] = (entry){i, P->adiag[i]};
-      for (size_t q = 0; q < m; ++q) P->col[nnz + q] = row[q].col, P->val[nnz + q] = row[q].val;
+          P->col[nnz] = A->col[e], P->val[nnz++] = A->val[e];
+      P->col[nnz] = i, P->val[nnz++] = P->adiag[i];
     }
-    nnz += m;
     P->start[i + 1] = nnz;
   }
-  free(row);
   return VBC_OK;
 }
 

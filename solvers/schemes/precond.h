@@ -41,7 +41,7 @@ typedef struct vbc_precond {
 int vbc_precond_needs_matrix(vbc_precond_kind kind);
 /* Build the preconditioner of A's principal submatrix on the rows with mask[i] != 0 (a subset
  * of k's unknowns: all of them for cg, the free rows for mprgp's preconditioning in face); A is
- * NULL for none and Jacobi. */
+ * NULL for none and Jacobi, and has its rows sorted by column (vbc_krylov_sort_rows). */
 int vbc_precond_setup(vbc_precond *P, const vbc_krylov *k, const unsigned char *mask,
                       const vbc_sparse *A, vbc_error *err);
 /* z = M^-1 r over the rows of mask (0 elsewhere), the mask the set-up used. */
