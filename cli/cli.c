@@ -90,7 +90,7 @@ static const char usage[] =
     "                   summary.json with \"status\": \"interrupted\", exit 128 + the signal\n"
     "\n"
     "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error,\n"
-    "            130/143 interrupted by SIGINT/SIGTERM (run)\n";
+    "            130/143 interrupted by SIGINT/SIGTERM (run, sweep)\n";
 
 typedef struct args {
   const char *command, *scene, *out;

@@ -300,7 +300,7 @@ static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const cha
   stop_children(slots, jobs);
   free(slots), free(q.cases), free(q.told);
   if (rc == VBC_OK && interrupted)
-    rc = vbc_error_set(err, VBC_EXIT_FAILED,
+    rc = vbc_error_set(err, VBC_EXIT_INTERRUPTED + (int)interrupted,
                        "interrupted by signal %d: unfinished cases stay incomplete and run again "
                        "when the sweep is restarted", (int)interrupted);
   return rc;
