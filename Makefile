@@ -24,11 +24,13 @@ build-asan: deps
 	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 
+# Two test programs at a time: most run one single-threaded simulation at a time and would leave
+# the second core idle (every test writes under its own PID-named directory).
 test: build build-asan
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
 demo: build
 	VBC_FIGS_QUICK=1 scripts/figs.sh $(BUILD)/vbc results/demo
