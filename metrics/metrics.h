@@ -26,6 +26,10 @@ typedef struct vbc_penetration {
 
 /* Every step (and at t = 0): the overlaps in the step's neighbour list. */
 void vbc_penetration_observe(vbc_penetration *pen, const struct vbc_sim *sim);
+/* The deepest body overlap [m] at the current positions, over the pairs of the current neighbour
+ * list (built at the step's start; a pair closer than l now was within the list's reach then): a
+ * snapshot's penetration, as the paper judges its figures. */
+double vbc_penetration_now(const struct vbc_sim *sim);
 /* At the end: a neighbour search at the final positions and their overlaps. */
 int vbc_penetration_final(vbc_penetration *pen, struct vbc_sim *sim, vbc_error *err);
 /* The tracker's maxima in a checkpoint (app/blob.h). */

@@ -12,7 +12,8 @@
  * ones). The depths come from the neighbour list (its distances), so they do not depend on
  * whether the coupler has contact rows (akinci has none): after every step the list is the one
  * of the step's start, where the rows are built; vbc_penetration_final adds the final positions.
- * The figures are the maxima over the run divided by l. */
+ * The figures are the maxima over the run divided by l; vbc_penetration_now measures one
+ * moment (a snapshot) at the particles' current positions. */
 #include <math.h>
 
 #include "metrics/metrics.h"
@@ -54,6 +55,23 @@ static void deepest(const vbc_sim *sim, double *body, double *fluid) {
   }
   *body = fmax(*body, db);
   *fluid = fmax(*fluid, df);
+}
+
+double vbc_penetration_now(const vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  const vbc_neighbors *nb = &sim->nbrs;
+  const double l = sim->sys.spacing;
+  double depth = 0.0;
+  if (nb->start == NULL || nb->n != p->n) return 0.0;
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_RIGID) continue;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const size_t j = nb->index[q];
+      if (pair_kind(sim, i, j) != 1) continue;
+      depth = fmax(depth, l - vbc_vec_norm(vbc_vec_sub(p->pos[i], p->pos[j])));
+    }
+  }
+  return depth;
 }
 
 void vbc_penetration_observe(vbc_penetration *pen, const vbc_sim *sim) {
