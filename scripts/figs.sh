@@ -46,6 +46,7 @@ dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_d
 he_table1_solvers|experiments/sweeps/table1_solvers.json|mps_poisson cg mprgp pgs jacobi lemke_contacts dam_break|
 lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong lemke_contacts hydrostatic dam_break bodies|
 miyamoto_fig08_09_snapshots|paper_figs/miyamoto_fig08_09_snapshots/run.sh|mps pgs strong dam_break circular_patch|
+miyamoto_fig16_complex|paper_figs/miyamoto_fig16_complex/run.sh|mps pgs strong pin bodies|
 lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pgs jacobi mprgp lemke strong dam_break|
 lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi mprgp lemke strong hydrostatic|
 '
