@@ -39,6 +39,9 @@ fi
 SECONDS_EACH=${1:-600}
 [ $# -gt 0 ] && shift
 HARNESSES=${*:-scene set sweep_spec state lcp}
+# seconds one input may take before libFuzzer calls it a hang; a machine busy with other jobs
+# needs more (a state input runs up to two simulations: 1.7 s alone, 21 s at a load of 16)
+TIMEOUT=${VBC_FUZZ_TIMEOUT:-20}
 command -v clang >/dev/null || { echo "fuzz.sh: clang is needed (apt-get install clang)" >&2; exit 4; }
 
 CC=clang cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
@@ -62,7 +65,7 @@ for h in $HARNESSES; do
   mkdir -p "$BUILD/corpus/$h" "$BUILD/crashes/$h"
   log="$BUILD/fuzz_$h.log"
   echo "== fuzz_$h for $SECONDS_EACH s (log: $log)"
-  if "$BUILD/fuzz/fuzz_$h" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2048 \
+  if "$BUILD/fuzz/fuzz_$h" -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
       -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/$h/" \
       "$BUILD/corpus/$h" $seeds >"$log" 2>&1; then
     :
