@@ -42,7 +42,7 @@ typedef enum vbc_body_shape_type {
   VBC_BODY_DISK,    /* center, radius: a disk in 2D, a ball in 3D */
   VBC_BODY_CROSS,   /* center, length, width, angle: two bars of length x width crossing at the
                        centre (3D: bars of square cross-section width x width) */
-  VBC_BODY_POLYGON, /* vertices of a convex polygon (2D only) */
+  VBC_BODY_POLYGON, /* vertices of a convex polygon (2D only; also the shape `wedge`) */
   VBC_BODY_UNION,   /* parts: a point is inside if it is inside any part */
   VBC_BODY_MESH     /* file (STL), scale, rotate, translate: a closed triangle mesh (3D only) */
 } vbc_body_shape_type;
@@ -77,6 +77,7 @@ typedef struct vbc_body_spec {
   int has_pin;
   vbc_vec pin;     /* pinned: world pin point; without `pin`, the centre of mass */
   vbc_vec velocity, angular_velocity; /* initial (free, pinned) or prescribed (scripted) */
+  unsigned lock;   /* `lock`: VBC_LOCK_* bits (core/body.h), free bodies only */
 } vbc_body_spec;
 
 /* fluid.viscosity_model: the discrete Laplacian of the explicit viscous term. */

@@ -181,12 +181,13 @@ static int load_body_shape(vbc_jctx *c, const vbc_scene *s, cJSON *item, const c
   else if (strcmp(type, "disk") == 0) sh->type = VBC_BODY_DISK;
   else if (strcmp(type, "cross") == 0) sh->type = VBC_BODY_CROSS;
   else if (strcmp(type, "polygon") == 0) sh->type = VBC_BODY_POLYGON;
+  else if (strcmp(type, "wedge") == 0) return vbc_scene_load_body_wedge(c, s, item, path, sh);
   else if (strcmp(type, "union") == 0) sh->type = VBC_BODY_UNION;
   else if (strcmp(type, "mesh") == 0) sh->type = VBC_BODY_MESH;
   else
     return vbc_error_set(c->err, VBC_EXIT_INPUT,
                          "%s: %s: expected one of \"box\", \"disk\", \"cross\", \"polygon\", "
-                         "\"union\", \"mesh\", got \"%.60s\"",
+                         "\"wedge\", \"union\", \"mesh\", got \"%.60s\"",
                          c->file, vbc_path_join(p, sizeof p, path, "type"), type);
   switch (sh->type) {
     case VBC_BODY_BOX: return load_body_box(c, s, item, path, sh);
@@ -326,7 +327,7 @@ static int load_body_velocity(vbc_jctx *c, const vbc_scene *s, cJSON *item, cons
 static int load_body(vbc_jctx *c, vbc_scene *s, cJSON *item, const char *path, size_t index) {
   static const char *const keys[] = {"name",     "shape",    "motion", "density_ratio",
                                      "density",  "mass",     "pin",    "velocity",
-                                     "angular_velocity",   NULL};
+                                     "angular_velocity", "lock", NULL};
   vbc_body_spec *b = &s->bodies[index];
   char got[96], p[256];
   vbc_json_describe(item, got, sizeof got);
@@ -339,7 +340,8 @@ static int load_body(vbc_jctx *c, vbc_scene *s, cJSON *item, const char *path, s
   if (shape == NULL ||
       load_body_shape(c, s, shape, vbc_path_join(p, sizeof p, path, "shape"), 0, &b->shape) ||
       load_body_motion(c, item, path, b) || load_body_mass(c, s, item, path, b) ||
-      load_body_pin(c, s, item, path, b) || load_body_velocity(c, s, item, path, b))
+      load_body_pin(c, s, item, path, b) || load_body_velocity(c, s, item, path, b) ||
+      vbc_scene_load_body_lock(c, s, item, path, b))
     return c->err->code;
   return VBC_OK;
 }

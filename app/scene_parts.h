@@ -37,5 +37,11 @@ void vbc_scene_free_body_shape(vbc_body_shape *sh);
 int vbc_scene_load_body_mesh(vbc_jctx *c, const vbc_scene *s, cJSON *item, const char *path,
                              vbc_body_shape *sh);
 void vbc_scene_free_body_mesh(vbc_body_shape *sh);
+/* The body shape `wedge` (stored as its polygon) and a body's `lock` (app/scene_wedge_lock.c);
+ * the lock is read after the motion and the velocities. */
+int vbc_scene_load_body_wedge(vbc_jctx *c, const vbc_scene *s, cJSON *item, const char *path,
+                              vbc_body_shape *sh);
+int vbc_scene_load_body_lock(vbc_jctx *c, const vbc_scene *s, cJSON *item, const char *path,
+                             vbc_body_spec *b);
 
 #endif

@@ -68,6 +68,7 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
     const vbc_body_spec *spec = &sc->bodies[k];
     vbc_body *b = &sim->bodies[k];
     b->motion = spec->motion;
+    b->lock = spec->lock;
     /* mass per particle: rho_B l^d, or the given mass shared equally; infinite masses get a
      * density of 1, their mass properties are never used. vbc_generate has refused empty
      * bodies, so count >= 1. */
@@ -194,7 +195,7 @@ void vbc_sim_explicit(vbc_sim *sim) {
   for (size_t k = 0; k < sim->sys.nbodies; ++k) {
     vbc_body *b = &sim->bodies[k];
     if (vbc_body_movable(b))
-      b->v = vbc_vec_axpy(b->v, h, g);
+      b->v = vbc_vec_axpy(b->v, h, vbc_body_unlocked(b, g));
     else if (b->motion == VBC_MOTION_SCRIPTED)
       b->v = b->script_v, b->w = b->script_w;
     vbc_body_update_inertia(b, sim->sys.dim);

@@ -63,7 +63,7 @@ void vbc_body_update_inertia(vbc_body *b, int dim) {
   memset(&b->inv_inertia, 0, sizeof b->inv_inertia);
   if (!vbc_body_movable(b)) return;
   if (dim == 2) {
-    b->inv_inertia.a[2][2] = 1.0 / b->inertia.a[2][2];
+    if (!(b->lock & VBC_LOCK_ROT_Z)) b->inv_inertia.a[2][2] = 1.0 / b->inertia.a[2][2];
     return;
   }
   vbc_mat3 inv_body, R;
@@ -76,6 +76,9 @@ void vbc_body_update_inertia(vbc_body *b, int dim) {
         for (int m = 0; m < 3; ++m) s += R.a[i][k] * inv_body.a[k][m] * R.a[j][m];
       b->inv_inertia.a[i][j] = s;
     }
+  for (int i = 0; i < 3; ++i) /* locked rotation axes: P_rot I^-1 P_rot */
+    if (b->lock & (VBC_LOCK_ROT_X << i))
+      for (int j = 0; j < 3; ++j) b->inv_inertia.a[i][j] = b->inv_inertia.a[j][i] = 0.0;
 }
 
 vbc_quat vbc_quat_mul(vbc_quat a, vbc_quat b) {
@@ -158,7 +161,7 @@ void vbc_body_project(vbc_body *b, int dim, const vbc_vec *pos, const vbc_vec *v
   dP = vbc_vec_scale(dP, m);
   dL = vbc_vec_scale(dL, m);
   if (!pinned) {
-    b->v = vbc_vec_axpy(v0, b->inv_mass, dP);                 /* eq. 24 */
+    b->v = vbc_vec_axpy(v0, b->inv_mass, vbc_body_unlocked(b, dP)); /* eq. 24 */
     b->w = vbc_vec_add(w0, vbc_mat3_mul(&b->inv_inertia, dL)); /* eq. 25 */
     return;
   }

@@ -19,7 +19,15 @@
  *             it only rotates about that point (the seesaw, the crosses of §5.7);
  *   scripted  infinite mass, moves with a prescribed constant linear and angular velocity.
  * Impulses on fixed and scripted bodies change nothing because their inverse mass and inertia
- * are zero; constraint rows read their (possibly scripted) velocity. */
+ * are zero; constraint rows read their (possibly scripted) velocity.
+ *
+ * Locks (scene key bodies.N.lock, free bodies only): a locked world axis of translation or
+ * rotation has zero inverse mass / inverse inertia, M^-1 = (1/m) P_lin and I^-1 = P_rot I^-1 P_rot
+ * with P the projection onto the unlocked axes. Every impulse goes through vbc_body_push,
+ * vbc_body_inv_mass_along, the inverse inertia or vbc_body_project, so every coupler respects
+ * them; gravity is projected the same way (app/sim.c). The locked components of v and w stay
+ * zero (the scene refuses an initial velocity along a locked axis). He et al. 2012 §7.2 let the
+ * wedge move vertically only. */
 #ifndef VBC_BODY_H
 #define VBC_BODY_H
 
@@ -41,6 +49,12 @@ typedef enum vbc_motion {
 
 const char *vbc_motion_name(vbc_motion m);
 
+/* Bits of vbc_body.lock: translations along x, y, z and rotations about x, y, z (world axes). */
+enum {
+  VBC_LOCK_X = 1, VBC_LOCK_Y = 2, VBC_LOCK_Z = 4,
+  VBC_LOCK_ROT_X = 8, VBC_LOCK_ROT_Y = 16, VBC_LOCK_ROT_Z = 32
+};
+
 typedef struct vbc_quat {
   double w, x, y, z;
 } vbc_quat;
@@ -61,7 +75,16 @@ typedef struct vbc_body {
   vbc_vec pin_offset;     /* pinned: the material pin point in the body frame */
   vbc_vec script_v, script_w; /* scripted: the prescribed velocities */
   size_t first, count;    /* its particles are [first, first + count) */
+  unsigned lock;          /* VBC_LOCK_* bits: axes along which it cannot move */
 } vbc_body;
+
+/* v with the components along locked translation axes set to zero (P_lin v). */
+static inline vbc_vec vbc_body_unlocked(const vbc_body *b, vbc_vec v) {
+  if (b->lock & VBC_LOCK_X) v.x = 0.0;
+  if (b->lock & VBC_LOCK_Y) v.y = 0.0;
+  if (b->lock & VBC_LOCK_Z) v.z = 0.0;
+  return v;
+}
 
 /* Whether forces move the body (free and pinned bodies); fixed and scripted ones are walls. */
 static inline int vbc_body_movable(const vbc_body *b) {
@@ -79,9 +102,10 @@ static inline vbc_vec vbc_body_point_velocity(const vbc_body *b, vbc_vec p) {
   return vbc_vec_add(b->v, vbc_vec_cross(b->w, vbc_vec_sub(p, b->x)));
 }
 
-/* An impulse P at world point p: v += P / m, w += I^-1 ((p - x) x P) (eq. 46-49). */
+/* An impulse P at world point p: v += P / m, w += I^-1 ((p - x) x P) (eq. 46-49), locked axes
+ * excluded. */
 static inline void vbc_body_push(vbc_body *b, vbc_vec p, vbc_vec P) {
-  b->v = vbc_vec_axpy(b->v, b->inv_mass, P);
+  b->v = vbc_vec_axpy(b->v, b->inv_mass, vbc_body_unlocked(b, P));
   b->w = vbc_vec_add(b->w, vbc_mat3_mul(&b->inv_inertia, vbc_vec_cross(vbc_vec_sub(p, b->x), P)));
 }
 
@@ -89,7 +113,8 @@ static inline void vbc_body_push(vbc_body *b, vbc_vec p, vbc_vec P) {
  * 1/m + |(p - x) x n|^2_{I^-1}, one body's part of eq. 60. */
 static inline double vbc_body_inv_mass_along(const vbc_body *b, vbc_vec p, vbc_vec n) {
   vbc_vec rn = vbc_vec_cross(vbc_vec_sub(p, b->x), n);
-  return b->inv_mass + vbc_vec_dot(rn, vbc_mat3_mul(&b->inv_inertia, rn));
+  const double lin = b->lock ? b->inv_mass * vbc_vec_norm2(vbc_body_unlocked(b, n)) : b->inv_mass;
+  return lin + vbc_vec_dot(rn, vbc_mat3_mul(&b->inv_inertia, rn));
 }
 
 /* Quaternion helpers. */

@@ -32,7 +32,7 @@ static void add_w_column(const vbc_system *sys, int fixed_bodies, size_t dof, do
     const vbc_body *b = &sys->bodies[rel / per];
     if (loc < dim) {
       dofs[k] = dof;
-      vals[k++] = b->inv_mass * val;
+      vals[k++] = (b->lock & (VBC_LOCK_X << loc)) ? 0.0 : b->inv_mass * val;
     } else if (dim == 2) {
       dofs[k] = dof;
       vals[k++] = b->inv_inertia.a[2][2] * val;

@@ -167,7 +167,8 @@ typedef struct row_bodies {
 
 /* lin^2 / m + ang . I^-1 ang: the inverse mass body b shows a row with those coefficients */
 static inline double inv_mass_form(const vbc_body *b, vbc_vec lin, vbc_vec ang) {
-  return b->inv_mass * vbc_vec_norm2(lin) + vbc_vec_dot(ang, vbc_mat3_mul(&b->inv_inertia, ang));
+  return b->inv_mass * vbc_vec_norm2(vbc_body_unlocked(b, lin)) +
+         vbc_vec_dot(ang, vbc_mat3_mul(&b->inv_inertia, ang));
 }
 
 static void add_body_term(row_bodies *rb, const vbc_body *b, vbc_vec x, vbc_vec c) {
