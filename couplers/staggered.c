@@ -23,9 +23,13 @@
  *      (Lemke by default), as the lemke_contacts coupler does; skipped without rows.
  *   5. advection r += h u^{t+1} (the engine).
  *
- * Not He's: the solids' reaction to p^v (eq. 21, 28) and the solid velocity update after p^d
- * (Alg. 1 line 5) — the staggered block treats bodies as scripted moving walls, so momentum
- * reaches the bodies through the contact stage only (as under lemke_contacts). */
+ * Two-way coupling: after the pre-pass every free or pinned body takes the reaction to the p^d
+ * impulses on its particles (the sph_density block's boundary impulses, as couplers/akinci.c
+ * does; Alg. 1 line 5: "update solid velocities by F^density"), and after the p^v solve the
+ * reaction to what its staggered particles gave the fluid (eq. 21 with eq. 28's force, the mass
+ * being the fluid particle's share that the remap used: solvers/blocks/staggered.c). Bodies move
+ * weakly: their new velocity reaches the fluid rows in the next step, as in He's Alg. 1. A fluid
+ * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +42,7 @@ enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
 typedef struct staggered_state {
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass */
+  vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
 } staggered_state;
 
@@ -48,7 +53,7 @@ static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
 
 static void stag_free(void *state) {
   staggered_state *s = state;
-  free(s->u), free(s->pd), free(s->pd_smooth);
+  free(s->u), free(s->pd), free(s->pd_smooth), free(s->impulse);
   free(s);
 }
 
@@ -57,18 +62,38 @@ static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
   (void)stage;
   staggered_state *s = c->state;
   const vbc_particles *p = c->sys->particles;
-  if (vbc_grow(&s->cap, p->n, (void *[]){&s->u, &s->pd, &s->pd_smooth},
-               (size_t[]){sizeof *s->u, sizeof *s->pd, sizeof *s->pd_smooth}, 3, err) != VBC_OK)
+  if (vbc_grow(&s->cap, p->n, (void *[]){&s->u, &s->pd, &s->pd_smooth, &s->impulse},
+               (size_t[]){sizeof *s->u, sizeof *s->pd, sizeof *s->pd_smooth, sizeof *s->impulse},
+               4, err) != VBC_OK)
     return err->code;
   memcpy(s->u, p->vel, p->n * sizeof *s->u);
   return VBC_OK;
 }
 
+/* Each free or pinned body takes the reaction impulses block `slot` reports for its particles
+ * (eq. 21: force and torque about the centre), in particle order (deterministic). */
+static void push_bodies(vbc_coupling *c, int slot) {
+  staggered_state *s = c->state;
+  vbc_system *sys = c->sys;
+  const vbc_particles *p = sys->particles;
+  const vbc_block *blk = &c->block[slot];
+  if (blk->type == NULL || blk->type->boundary_impulses == NULL || sys->nbodies == 0) return;
+  for (size_t i = 0; i < p->n; ++i) s->impulse[i] = vbc_vec_zero();
+  blk->type->boundary_impulses(blk->state, sys, &blk->rows, s->impulse);
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    vbc_body *b = &sys->bodies[k];
+    if (!vbc_body_movable(b)) continue;
+    for (size_t i = b->first; i < b->first + b->count; ++i)
+      vbc_body_push(b, p->pos[i], s->impulse[i]);
+  }
+}
+
 /* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour
- * lists follow the moved particles. */
+ * lists follow the moved particles. Alg. 1 line 5: the bodies take the reaction to p^d. */
 static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage;
   if (!ok) return VBC_OK;
+  push_bodies(c, DENSITY);
   staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   const double h = c->sys->dt;
@@ -80,10 +105,12 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
   return c->ops.neighbours(c->ops.ctx, err);
 }
 
-/* The pressure written back is p^d + p^v (issue 18: frames and benchmarks see the whole). */
+/* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (issue 18: frames
+ * and benchmarks see the whole). */
 static int add_density_pressure(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
+  push_bodies(c, FLUID); /* eq. 21, 28 */
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   for (size_t i = 0; i < p->n; ++i)

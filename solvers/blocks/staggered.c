@@ -56,9 +56,18 @@
  * lets it go (Z = 4.06; docs/staggered.md).
  *
  * Written back: p_i = lambda_i / h (0 on the surface and on solids) and the Shepard-smoothed
- * pressure sum_j W_ij p_j / sum_j W_ij over the fluid (self included). Solids are scripted
- * (§6: rho^s = rho0, N^s counted as for fluid; rigid particles move with their body's velocity);
- * the block never moves bodies. */
+ * pressure sum_j W_ij p_j / sum_j W_ij over the fluid (self included). Solids enter as He's §6
+ * has them (rho^s = rho0, N^s counted as for fluid; rigid particles move with their body's
+ * velocity); the block itself never moves bodies.
+ *
+ * Two-way coupling (eq. 21, 28; `boundary_impulses`, used by couplers/staggered.c): each imposed
+ * fluid-solid staggered particle gave fluid particle i the momentum m_i R_i(dv_{i-j}), R_i the
+ * remap above (m_{i-} dv_{i-j} = (m_i/N_i) dv_{i-j} under the literal eq. 19); the solid particle
+ * j takes the opposite, and the coupler sums these into its body's force and torque (eq. 21).
+ * Eq. 28 writes the reaction as m_{i-j} (1/rho_{i-j}) G p_{i-j} with the staggered mass
+ * m_{i-j} = m_{i-} + m_{j-} outside the sum: that is more than eq. 19 gave the fluid (m_{i-}),
+ * so momentum would not be conserved; vbc uses what the fluid received (measured in
+ * tests/test_staggered_body.c: fluid plus body momentum to round-off). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -283,6 +292,12 @@ static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   }
 }
 
+static void stag_boundary_impulses(const void *state, const vbc_system *sys,
+                                   const vbc_rows *rows, vbc_vec *impulse) {
+  (void)rows;
+  vbc_staggered_solid_impulses(state, sys, impulse);
+}
+
 /* h r_i: the relative density change the staggered divergence left in row i (eq. 29). */
 static double stag_error_scale(const void *state, const vbc_system *sys) {
   (void)state;
@@ -315,4 +330,5 @@ const vbc_block_type vbc_block_staggered = {
     .finish = stag_finish,
     .error_scale = stag_error_scale,
     .traits = stag_traits,
+    .boundary_impulses = stag_boundary_impulses,
 };

@@ -56,6 +56,13 @@ void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys);
  * solve has written the pressures (staggered_remap.c). */
 vbc_vec vbc_staggered_remap(const vbc_staggered_state *s, const vbc_system *sys, size_t i);
 
+/* impulse[j] -= m R_i(dv_{i-j}) for every imposed staggered particle between a fluid particle i
+ * and a rigid particle j of a free or pinned body: the opposite of what the remap gave i through
+ * that staggered particle (R_i the remap, eq. 19 or the normalised form), so that fluid and body
+ * exchange momentum to round-off (eq. 21, 28; staggered.c's head comment). Serial. */
+void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system *sys,
+                                  vbc_vec *impulse);
+
 /* For tests: whether fluid particle i of the block's last prepare is on the free surface. */
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle);
 

@@ -47,16 +47,25 @@ static void eigen3(double a[3][3], double v[3][3]) {
   }
 }
 
-/* M^-1 b with M's eigenvalues raised to at least `floor`. */
-static vbc_vec solve_floored(double m[3][3], vbc_vec b, double floor) {
-  double v[3][3];
-  eigen3(m, v);
+/* The remap's linear map dv -> M^-1 dv with M's eigenvalues raised to at least `floor`: M's
+ * eigenvectors (columns of v) and its floored eigenvalues. */
+typedef struct remap_map {
+  double v[3][3], lambda[3];
+} remap_map;
+
+static remap_map floored_inverse(double m[3][3], double floor) {
+  remap_map r;
+  eigen3(m, r.v);
+  for (int k = 0; k < 3; ++k) r.lambda[k] = fmax(m[k][k], floor);
+  return r;
+}
+
+static vbc_vec remap_apply(const remap_map *r, vbc_vec b) {
   const double bb[3] = {b.x, b.y, b.z};
   double x[3] = {0.0, 0.0, 0.0};
   for (int k = 0; k < 3; ++k) {
-    const double proj = v[0][k] * bb[0] + v[1][k] * bb[1] + v[2][k] * bb[2];
-    const double lambda = fmax(m[k][k], floor);
-    for (int r = 0; r < 3; ++r) x[r] += v[r][k] * proj / lambda;
+    const double proj = r->v[0][k] * bb[0] + r->v[1][k] * bb[1] + r->v[2][k] * bb[2];
+    for (int c = 0; c < 3; ++c) x[c] += r->v[c][k] * proj / r->lambda[k];
   }
   return vbc_vec_make(x[0], x[1], x[2]);
 }
@@ -67,25 +76,73 @@ static void add_moment(double m[3][3], vbc_vec n) {
     for (int b = 0; b < 3; ++b) m[a][b] += v[a] * v[b];
 }
 
-vbc_vec vbc_staggered_remap(const vbc_staggered_state *s, const vbc_system *sys, size_t i) {
+/* M = sum n n^T and the sum of the staggered changes of particle i; returns the number of
+ * staggered particles that count (fluid pairs and imposed solid pairs). */
+static size_t gather(const vbc_staggered_state *s, const vbc_system *sys, size_t i,
+                     double m[3][3], vbc_vec *sum) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double h = sys->dt;
-  double m[3][3] = {{0}};
-  vbc_vec sum = vbc_vec_zero();
   size_t k = 0;
+  *sum = vbc_vec_zero();
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     const size_t j = nb->index[q];
     if (s->grad[q] != 0.0) { /* a fluid pair: dv = -(h/rho) (p_j - p_i)/r n  (eq. 11, 14) */
       const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / nb->dist[q]);
-      sum = vbc_vec_axpy(sum, -h * s->grad[q] * (p->pressure[j] - p->pressure[i]), n);
+      *sum = vbc_vec_axpy(*sum, -h * s->grad[q] * (p->pressure[j] - p->pressure[i]), n);
       add_moment(m, n), ++k;
     } else if (vbc_vec_norm2(s->wall_dir[q]) > 0.0) { /* an imposed solid pair */
-      sum = vbc_vec_add(sum, s->wall_dv[q]);
+      *sum = vbc_vec_add(*sum, s->wall_dv[q]);
       add_moment(m, s->wall_dir[q]), ++k;
     }
   }
+  return k;
+}
+
+vbc_vec vbc_staggered_remap(const vbc_staggered_state *s, const vbc_system *sys, size_t i) {
+  double m[3][3] = {{0}};
+  vbc_vec sum;
+  const size_t k = gather(s, sys, i, m, &sum);
   if (k == 0) return vbc_vec_zero();
   if (s->remap == VBC_REMAP_LITERAL) return vbc_vec_scale(sum, 1.0 / s->count[i]); /* eq. 19 */
-  return solve_floored(m, sum, s->remap_floor * (double)k / sys->dim);
+  const remap_map r = floored_inverse(m, s->remap_floor * (double)k / sys->dim);
+  return remap_apply(&r, sum);
+}
+
+/* Whether fluid particle i has an imposed staggered particle with a rigid particle of a body
+ * that forces move. */
+static int touches_movable_body(const vbc_staggered_state *s, const vbc_system *sys, size_t i) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const size_t j = nb->index[q];
+    if (p->kind[j] == VBC_RIGID && vbc_vec_norm2(s->wall_dir[q]) > 0.0 &&
+        vbc_body_movable(&sys->bodies[p->body[j]]))
+      return 1;
+  }
+  return 0;
+}
+
+void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system *sys,
+                                  vbc_vec *impulse) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double mf = sys->fluid_mass;
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID || !touches_movable_body(s, sys, i)) continue;
+    double m[3][3] = {{0}};
+    vbc_vec sum;
+    const size_t k = gather(s, sys, i, m, &sum);
+    const int literal = s->remap == VBC_REMAP_LITERAL;
+    remap_map r;
+    if (!literal) r = floored_inverse(m, s->remap_floor * (double)k / sys->dim);
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const size_t j = nb->index[q];
+      if (p->kind[j] == VBC_FLUID || vbc_vec_norm2(s->wall_dir[q]) == 0.0) continue;
+      /* what this staggered particle gave particle i, m R_i(dv_{i-j}), taken from j */
+      const vbc_vec dv = literal ? vbc_vec_scale(s->wall_dv[q], 1.0 / s->count[i])
+                                 : remap_apply(&r, s->wall_dv[q]);
+      impulse[j] = vbc_vec_axpy(impulse[j], -mf, dv);
+    }
+  }
 }
