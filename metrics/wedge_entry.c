@@ -1,0 +1,186 @@
+/* wedge_entry.c — a wedge dropped into still water (He et al. 2012 §7.2, Fig. 11, Table 2; the
+ * experiment of Zhao, Faltinsen & Aarsnes 1996).
+ *
+ * The body's downward velocity V(t) = -v_y is recorded every step from t = 0, the moment the apex
+ * reaches the still surface (the scene starts the body there with V0). Against the experiment's
+ * points (t_k, V_k) after entry (t_k > 0: t = 0 is the imposed initial velocity) that the run
+ * covers, V is interpolated linearly between steps and
+ *     velocity_error_mean = mean_k |V(t_k) - V_k| / V_k,  velocity_error_max = max_k (same);
+ * He et al. report a "deviation" of 0.63 % (E = 1 %) and 0.46 % (E = 0.1 %) without defining it.
+ * The vertical fluid force per metre is the body's momentum change over a centred window w
+ * (force_window) with gravity taken out, F(t) = M (v_y(t + w/2) - v_y(t - w/2)) / w - M g_y,
+ * i.e. everything but gravity that acted on it (pressure, and contacts if any); peak_force and
+ * peak_force_time are its largest value and when. penetration: how far the body went down since
+ * t = 0, the apex's depth below the still surface at the end.
+ *
+ * The experimental points (facts read off a figure, cited): Zhao, Faltinsen & Aarsnes (1996),
+ * "Water entry of arbitrary two-dimensional sections with and without flow separation", 21st
+ * Symposium on Naval Hydrodynamics, Fig. 15b (the MARINTEK drop test of a 30 deg wedge, breadth
+ * 0.5 m, drop-rig mass 241 kg), as digitised by eye (+-0.05 m/s) in Ryu0523/rowbot_sim,
+ * studies/exp_slam_wedge.py (commit c55e5bd0dfd68bfdd65876f20d654c73d4546465), arrays T_V and
+ * V_MEAS. The same source's force on the 0.2 m measuring section (Fig. 15a) peaks at 5150 N at
+ * t = 0.0145 s, 25.75 kN per metre (docs/benchmarks.md compares). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "metrics/metrics.h"
+#include "app/sim.h"
+
+static const double exp_t[] = {0.0,   0.0025, 0.005,  0.0075, 0.010, 0.0125,
+                               0.015, 0.0175, 0.020,  0.0225, 0.025};
+static const double exp_v[] = {6.15, 6.14, 6.08, 5.97, 5.80, 5.58, 5.35, 5.15, 5.02, 4.94, 4.90};
+#define NEXP (sizeof exp_t / sizeof *exp_t)
+
+typedef struct wedge_state {
+  long body;
+  double window, t_from, t_to;
+  size_t n, cap;
+  double *t, *vy, *y; /* per sample: time, the body's v_y and centre height */
+} wedge_state;
+
+static const vbc_param_spec wedge_params[] = {
+    {"body", VBC_PARAM_INTEGER, 0.0, 0.0, 1e6, 0, "index of the wedge in `bodies`"},
+    {"force_window", VBC_PARAM_NUMBER, 0.003, 0.0, 1e3, 1,
+     "the force is the momentum change over this centred window, gravity removed [s]"},
+    {"score_from", VBC_PARAM_NUMBER, 0.0, 0.0, 1e3, 0,
+     "the velocity errors use the experimental points with t > score_from only [s] (to score a "
+     "part of the range that a setting was not fitted on)"},
+    {"score_to", VBC_PARAM_NUMBER, 1.0, 0.0, 1e3, 0,
+     "the velocity errors use the experimental points with t <= score_to only [s]"},
+    {NULL, 0, 0, 0, 0, 0, NULL}};
+
+static void *wedge_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
+  const vbc_scene *sc = sim->scene;
+  long b = (long)vbc_param_number(params, wedge_params, "body");
+  if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_FREE) {
+    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a free body "
+                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
+    return NULL;
+  }
+  if (vbc_benchmark_gravity_down(sc, "wedge_entry", err) != VBC_OK) return NULL;
+  wedge_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  s->body = b;
+  s->window = vbc_param_number(params, wedge_params, "force_window");
+  s->t_from = vbc_param_number(params, wedge_params, "score_from");
+  s->t_to = vbc_param_number(params, wedge_params, "score_to");
+  return s;
+}
+
+static void wedge_free(void *state) {
+  wedge_state *s = state;
+  free(s->t), free(s->vy), free(s->y);
+  free(s);
+}
+
+static int wedge_observe(void *state, const vbc_sim *sim, vbc_error *err) {
+  wedge_state *s = state;
+  void *const arrays[] = {&s->t, &s->vy, &s->y};
+  const size_t sizes[] = {sizeof *s->t, sizeof *s->vy, sizeof *s->y};
+  if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 3, err) != VBC_OK) return err->code;
+  const vbc_body *b = &sim->bodies[s->body];
+  s->t[s->n] = sim->time, s->vy[s->n] = b->v.y, s->y[s->n] = b->x.y;
+  s->n++;
+  return VBC_OK;
+}
+
+/* v_y at time t, linear between samples (NAN outside the samples). */
+static double vy_at(const wedge_state *s, double t) {
+  if (s->n == 0 || t < s->t[0] || t > s->t[s->n - 1]) return NAN;
+  size_t k = 1;
+  while (k < s->n && s->t[k] < t) ++k;
+  if (k >= s->n) return s->vy[s->n - 1];
+  const double a = s->t[k - 1], b = s->t[k];
+  return b > a ? s->vy[k - 1] + (s->vy[k] - s->vy[k - 1]) * (t - a) / (b - a) : s->vy[k];
+}
+
+/* The fluid force per metre at sample k (NAN where the window leaves the run). */
+static double force_at(const wedge_state *s, const vbc_sim *sim, size_t k) {
+  const double t = s->t[k], w = s->window;
+  const double a = vy_at(s, t - 0.5 * w), b = vy_at(s, t + 0.5 * w);
+  const vbc_body *B = &sim->bodies[s->body];
+  return B->mass * ((b - a) / w - sim->scene->gravity.y);
+}
+
+static void wedge_series(void *state, const vbc_sim *sim, FILE *out) {
+  const wedge_state *s = state;
+  const vbc_body *b = &sim->bodies[s->body];
+  fprintf(out, ",%.9g,%.9g", -b->v.y, s->n ? s->y[0] - b->x.y : 0.0);
+}
+
+static int wedge_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
+                         vbc_error *err) {
+  (void)outdir, (void)err;
+  wedge_state *s = state;
+  double sum = 0.0, max = 0.0;
+  size_t n = 0;
+  for (size_t k = 0; k < NEXP; ++k) {
+    if (exp_t[k] <= s->t_from || exp_t[k] > s->t_to) continue;
+    const double v = -vy_at(s, exp_t[k]);
+    if (!isfinite(v)) continue;
+    const double e = fabs(v - exp_v[k]) / exp_v[k];
+    sum += e, max = fmax(max, e), ++n;
+  }
+  double peak = -INFINITY, peak_t = NAN;
+  for (size_t k = 0; k < s->n; ++k) {
+    const double f = force_at(s, sim, k);
+    if (isfinite(f) && f > peak) peak = f, peak_t = s->t[k];
+  }
+  cJSON_AddNumberToObject(metrics, "velocity_error_mean", n ? sum / (double)n : NAN);
+  cJSON_AddNumberToObject(metrics, "velocity_error_max", n ? max : NAN);
+  cJSON_AddNumberToObject(metrics, "velocity_points", (double)n);
+  cJSON_AddNumberToObject(metrics, "peak_force", isfinite(peak) ? peak : NAN);
+  cJSON_AddNumberToObject(metrics, "peak_force_time", peak_t);
+  cJSON_AddNumberToObject(metrics, "penetration", s->n ? s->y[0] - s->y[s->n - 1] : NAN);
+  cJSON_AddNumberToObject(metrics, "final_velocity", s->n ? -s->vy[s->n - 1] : NAN);
+  return VBC_OK;
+}
+
+static const char *const wedge_metric_names[] = {
+    "velocity_error_mean", "velocity_error_max", "velocity_points", "peak_force",
+    "peak_force_time",     "penetration",        "final_velocity",  NULL};
+
+static int wedge_save(const void *state, vbc_blob *out, vbc_error *err) {
+  const wedge_state *s = state;
+  if (vbc_blob_put_array(out, s->t, s->n, sizeof *s->t, err) != VBC_OK ||
+      vbc_blob_put_array(out, s->vy, s->n, sizeof *s->vy, err) != VBC_OK)
+    return err->code;
+  return vbc_blob_put_array(out, s->y, s->n, sizeof *s->y, err);
+}
+
+static int wedge_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
+  (void)sim;
+  wedge_state *s = state;
+  uint64_t n = 0;
+  vbc_reader peek = *in; /* the sample count leads the first array */
+  if (vbc_reader_get(&peek, &n, sizeof n, err) != VBC_OK) return err->code;
+  if (n > peek.left / sizeof *s->t)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu wedge samples (corrupt?)", in->what,
+                         (unsigned long long)n);
+  void *const arrays[] = {&s->t, &s->vy, &s->y};
+  const size_t sizes[] = {sizeof *s->t, sizeof *s->vy, sizeof *s->y};
+  if (vbc_grow(&s->cap, (size_t)n, arrays, sizes, 3, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->t, (size_t)n, sizeof *s->t, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->vy, (size_t)n, sizeof *s->vy, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->y, (size_t)n, sizeof *s->y, err) != VBC_OK)
+    return err->code;
+  s->n = (size_t)n;
+  return VBC_OK;
+}
+
+const vbc_benchmark_type vbc_benchmark_wedge_entry = {
+    .name = "wedge_entry",
+    .summary = "a wedge dropped into water: its velocity vs Zhao, Faltinsen & Aarsnes 1996, peak "
+               "force, penetration (He et al. 2012 §7.2, Fig. 11)",
+    .params = wedge_params,
+    .metric_names = wedge_metric_names,
+    .series_columns = "body_velocity_down,penetration",
+    .alloc = wedge_alloc,
+    .free = wedge_free,
+    .observe = wedge_observe,
+    .save = wedge_save,
+    .load = wedge_load,
+    .series = wedge_series,
+    .metrics = wedge_metrics,
+};
