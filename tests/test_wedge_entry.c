@@ -1,0 +1,127 @@
+/* test_wedge_entry.c — the wedge_entry benchmark (metrics/wedge_entry.c) on synthetic velocity
+ * histories, and the shipped scene (experiments/scenes/wedge_entry.json) for a few steps. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/sim.h"
+#include "metrics/metrics.h"
+#include "tests/support.h"
+
+/* The experiment's points (metrics/wedge_entry.c), t > 0 */
+static const double T[] = {0.0, 0.0025, 0.005, 0.0075, 0.010, 0.0125,
+                           0.015, 0.0175, 0.020, 0.0225, 0.025};
+static const double V[] = {6.15, 6.14, 6.08, 5.97, 5.80, 5.58, 5.35, 5.15, 5.02, 4.94, 4.90};
+
+/* The experimental V(t), linear between its points, times `factor`. */
+static double v_exp(double t, double factor) {
+  size_t k = 1;
+  while (k < 10 && T[k] < t) ++k;
+  return factor * (V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1]));
+}
+
+/* Feed the benchmark a body whose downward speed is v(t) every 1e-4 s over [0, t_end]. */
+static cJSON *metrics_of(double (*v)(double, double), double factor, double t_end,
+                         const char *params_json) {
+  vbc_scene sc;
+  memset(&sc, 0, sizeof sc);
+  snprintf(sc.file, sizeof sc.file, "synthetic.json");
+  sc.nbodies = 1;
+  sc.gravity = vbc_vec_make(0.0, -9.81, 0.0);
+  vbc_body body;
+  memset(&body, 0, sizeof body);
+  body.motion = VBC_MOTION_FREE;
+  body.mass = 241.0;
+  vbc_sim sim;
+  memset(&sim, 0, sizeof sim);
+  sim.scene = &sc;
+  sim.bodies = &body;
+  vbc_error err = {0};
+  cJSON *params = cJSON_Parse(params_json);
+  const vbc_benchmark_type *bt = &vbc_benchmark_wedge_entry;
+  cr_assert_eq(vbc_params_resolve(params, bt->params, "benchmark", sc.file, &err), 0, "%s",
+               err.message);
+  void *st = bt->alloc(&sim, params, &err);
+  cr_assert_not_null(st, "%s", err.message);
+  const double h = 1e-4;
+  for (long k = 0; k * h <= t_end + 1e-12; ++k) {
+    sim.time = (double)k * h;
+    body.v.y = -v(sim.time, factor);
+    if (k > 0) body.x.y -= h * 0.5 * (v(sim.time - h, factor) + v(sim.time, factor));
+    cr_assert_eq(bt->observe(st, &sim, &err), 0);
+  }
+  cJSON *m = cJSON_CreateObject();
+  cr_assert_eq(bt->metrics(st, &sim, m, NULL, &err), 0);
+  bt->free(st);
+  cJSON_Delete(params);
+  return m;
+}
+
+static double num(const cJSON *m, const char *key) {
+  return cJSON_GetObjectItem(m, key)->valuedouble;
+}
+
+Test(wedge_entry, the_experiment_itself_scores_zero_and_a_scaled_copy_its_scale) {
+  cJSON *m = metrics_of(v_exp, 1.0, 0.025, "{}");
+  cr_assert_lt(num(m, "velocity_error_mean"), 1e-12);
+  cr_assert_eq(num(m, "velocity_points"), 10.0, "the points after t = 0");
+  cr_assert_float_eq(num(m, "final_velocity"), 4.90, 1e-9);
+  /* the trapezoid rule on a piecewise-linear v is exact: the area under the points */
+  double area = 0.0;
+  for (int k = 1; k < 11; ++k) area += 0.5 * (V[k - 1] + V[k]) * (T[k] - T[k - 1]);
+  cr_assert_float_eq(num(m, "penetration"), area, 1e-9);
+  cJSON_Delete(m);
+  /* the steepest segment, 5.58 -> 5.35 m/s over [0.0125, 0.015]: a window of 0.002 s inside it
+   * sees a = 92 m/s^2 upward, F = M (a + g), centred at t in [0.0135, 0.014] */
+  m = metrics_of(v_exp, 1.0, 0.025, "{\"force_window\": 0.002}");
+  cr_assert_float_eq(num(m, "peak_force"), 241.0 * (0.23 / 0.0025 + 9.81), 1e-6);
+  const double tp = num(m, "peak_force_time");
+  cr_assert(tp > 0.0135 - 1e-9 && tp < 0.014 + 1e-9, "peak at %g", tp);
+  cJSON_Delete(m);
+  m = metrics_of(v_exp, 0.97, 0.025, "{}");
+  cr_assert_float_eq(num(m, "velocity_error_mean"), 0.03, 1e-9);
+  cr_assert_float_eq(num(m, "velocity_error_max"), 0.03, 1e-9);
+  cJSON_Delete(m);
+}
+
+static double v_const(double t, double v0) { (void)t; return v0; }
+
+/* A body that keeps 6.15 m/s: the error grows to (6.15 - 4.90)/4.90 at the end; a run of half
+ * the range scores the points it covers only; score_from/score_to select points. */
+Test(wedge_entry, errors_follow_the_points_the_run_covers) {
+  cJSON *m = metrics_of(v_const, 6.15, 0.025, "{}");
+  double sum = 0.0;
+  for (int k = 1; k < 11; ++k) sum += fabs(6.15 - V[k]) / V[k];
+  cr_assert_float_eq(num(m, "velocity_error_mean"), sum / 10.0, 1e-12);
+  cr_assert_float_eq(num(m, "velocity_error_max"), 1.25 / 4.90, 1e-12);
+  cr_assert_float_eq(num(m, "peak_force"), 241.0 * 9.81, 1e-6, "gravity only: M g");
+  cJSON_Delete(m);
+  m = metrics_of(v_const, 6.15, 0.0126, "{}");
+  cr_assert_eq(num(m, "velocity_points"), 5.0);
+  cJSON_Delete(m);
+  m = metrics_of(v_const, 6.15, 0.025, "{\"score_from\": 0.0125}");
+  cr_assert_eq(num(m, "velocity_points"), 5.0);
+  cr_assert_float_eq(num(m, "velocity_error_max"), 1.25 / 4.90, 1e-12);
+  cJSON_Delete(m);
+}
+
+/* The shipped scene for three steps (the wedge at 6.15 m/s, locked to vertical motion). */
+Test(wedge_entry, the_scene_runs_a_few_steps) {
+  cJSON *s = run_scene("wedge_scene", source_path("experiments/scenes/wedge_entry.json"),
+                       SETS("time.end=0.0018"), 1);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const double v = num(cJSON_GetObjectItem(s, "metrics"), "final_velocity");
+  cr_assert(v > 6.0 && v < 6.2, "final velocity %g", v);
+  cr_assert_float_eq(num(cJSON_GetObjectItem(s, "metrics"), "penetration"), 0.011, 0.001);
+  cJSON_Delete(s);
+}
+
+Test(wedge_entry_input, the_benchmark_needs_a_free_body) {
+  const char *path = source_path("experiments/scenes/wedge_entry.json");
+  char *text = read_text(path);
+  expect_bad_input("wedge_bad_body", text, SETS("benchmark.body=3"),
+                   FRAGMENTS("benchmark.body", "free body"));
+  free(text);
+}
