@@ -117,9 +117,9 @@ int vbc_scene_load_body_lock(vbc_jctx *c, const vbc_scene *s, cJSON *item, const
                                                                             : NULL;
     if (key)
       return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                           "%s: %s: expected a %s component of zero (the %c axis is locked), "
-                           "got %g",
-                           c->file, vbc_path_join(p, sizeof p, path, key), axis_name[a], "xyz"[a],
+                           "%s: %s: expected a %s component of zero (%s %s is locked), got %g",
+                           c->file, vbc_path_join(p, sizeof p, path, key), axis_name[a],
+                           key[0] == 'v' ? "translation along" : "rotation about", axis_name[a],
                            key[0] == 'v' ? lin[a] : ang[a]);
   }
   return VBC_OK;
