@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/scene.h"
@@ -207,4 +208,16 @@ Test(wedge_input, bad_wedges_and_locks_exit_2) {
                    SETS("bodies.0={\"shape\": {\"type\": \"box\", \"min\": [0.1, 0.1], "
                         "\"max\": [0.2, 0.2]}, \"motion\": \"fixed\", \"lock\": [\"y\"]}"),
                    FRAGMENTS("bodies.0.lock", "no lock on a fixed body"));
+}
+
+/* `vbc list` names the body options: the wedge shape and lock. */
+Test(wedge_input, vbc_list_names_wedge_and_lock) {
+  const char *out = path_in(test_dir("wedge_list"), "list.txt");
+  cr_assert_eq(run_vbc_to((const char *const[]){"list", NULL}, out, NULL), 0);
+  char *text = read_text(out);
+  cr_assert_not_null(text);
+  cr_assert_not_null(strstr(text, "wedge (2D: apex, deadrise_deg, breadth, height)"));
+  cr_assert_not_null(strstr(text, "  lock "));
+  cr_assert_not_null(strstr(text, "wedge_entry"));
+  free(text);
 }
