@@ -12,6 +12,7 @@
 
 #include "app/scene.h"
 #include "app/sim.h"
+#include "core/body.h"
 #include "tests/support.h"
 
 typedef struct run {
@@ -227,4 +228,30 @@ Test(wedge_input, vbc_list_names_wedge_and_lock) {
   cr_assert_not_null(strstr(text, "  lock "));
   cr_assert_not_null(strstr(text, "wedge_entry"));
   free(text);
+}
+
+/* core/body.h in 3D: a body locked along z and about x and y takes an off-centre impulse with
+ * v_z = w_x = w_y = 0 at any orientation, and its effective mass along z is only rotational. */
+Test(staggered_body, a_3d_lock_zeroes_the_locked_axes_at_any_orientation) {
+  vbc_vec pos[8], offset[8];
+  for (int k = 0; k < 8; ++k)
+    pos[k] = vbc_vec_make(0.1 * (k & 1) + 0.02 * k, 0.1 * ((k >> 1) & 1), 0.1 * ((k >> 2) & 1));
+  vbc_body b;
+  memset(&b, 0, sizeof b);
+  b.motion = VBC_MOTION_FREE;
+  b.count = 8;
+  b.lock = VBC_LOCK_Z | VBC_LOCK_ROT_X | VBC_LOCK_ROT_Y;
+  vbc_error err = {0};
+  cr_assert_eq(vbc_body_init_mass(&b, 3, 0.1, 1.0, pos, offset, &err), 0);
+  b.q = vbc_quat_from_rotation(vbc_vec_make(0.3, -0.7, 0.5)); /* a turned body frame */
+  vbc_body_update_inertia(&b, 3);
+  const vbc_vec p = vbc_vec_add(b.x, vbc_vec_make(0.05, -0.03, 0.04));
+  vbc_body_push(&b, p, vbc_vec_make(1.0, 2.0, 3.0));
+  cr_assert_eq(b.v.z, 0.0);
+  cr_assert_eq(b.w.x, 0.0);
+  cr_assert_eq(b.w.y, 0.0);
+  cr_assert_neq(b.v.x, 0.0);
+  cr_assert_neq(b.w.z, 0.0);
+  /* along z at the centre: nothing moves it */
+  cr_assert_eq(vbc_body_inv_mass_along(&b, b.x, vbc_vec_make(0.0, 0.0, 1.0)), 0.0);
 }
