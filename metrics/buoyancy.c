@@ -25,7 +25,23 @@
  * (the deepest overlap l - r of a rigid particle with another body's or a wall's particle over
  * the run, in units of l: a sinking body on the floor, two bodies touching) and
  * max_fluid_penetration (the same for fluid against rigid or wall particles: what Kurose's
- * non-penetration constraints, eq. 4-6, bound under lemke_contacts). */
+ * non-penetration constraints, eq. 4-6, bound under lemke_contacts).
+ *
+ * The water's own density. Archimedes holds for the density the fluid actually has, and a
+ * particle fluid need not keep its nominal rho: MPS-LCP holds the number density n_i at n0
+ * (eq. 6), and at r_e/l = 2.1 a packing denser than the square lattice has that n0 too
+ * (docs/benchmarks.md, "Why the MPS boxes float high"). fluid_density_ratio is mass over volume,
+ * divided by rho: the fluid's mass N_f rho l^d over the volume inside the first tank of the
+ * scene below the measured free surface y_s, minus the body's submerged volume (the ratio above
+ * times N_B l^d):
+ *     fluid_density_ratio = N_f l^d / (A (y_s - y_floor) - ratio N_B l^d)
+ * with A the tank's inner width (2D) or floor area (3D) and y_floor its floor (the tank's
+ * `min`; its wall particles lie outside). On the initial lattice it is 1 (each particle fills its
+ * cell l^d, and the body displaced the fluid cells it covers); it needs the fluid to fill the tank
+ * to one surface, and is NAN without a tank. archimedes_ratio = density_ratio /
+ * fluid_density_ratio is the submerged ratio Archimedes predicts for that density, and
+ * submerged_error_fluid = |submerged_ratio - archimedes_ratio| what is left of the error once the
+ * fluid's density is accounted for. All three are averaged over the same window as the ratio. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +58,8 @@ typedef struct buoy_state {
   size_t n, cap;
   double *t, *ratio;
   double *y;   /* the height of the body's centre */
+  double *fluid; /* fluid_density_ratio per sample */
+  const vbc_shape *tank; /* the container of fluid_density_ratio (NULL: none) */
   double *top; /* scratch of surface_height: per fluid column, its highest particle */
   size_t top_cap;
 } buoy_state;
@@ -75,6 +93,8 @@ static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
   const vbc_body *B = &sim->bodies[b];
   double cell = pow(sim->sys.spacing, sim->sys.dim);
   s->density_ratio = B->mass / ((double)B->count * cell) / sim->sys.density;
+  for (size_t i = 0; i < sc->nshapes && s->tank == NULL; ++i)
+    if (sc->shapes[i].type == VBC_SHAPE_TANK) s->tank = &sc->shapes[i];
   return s;
 }
 
@@ -83,6 +103,7 @@ static void buoy_free(void *state) {
   free(s->t);
   free(s->ratio);
   free(s->y);
+  free(s->fluid);
   free(s->top);
   free(s);
 }
@@ -121,15 +142,26 @@ static int surface_height(buoy_state *s, const vbc_sim *sim, double *height, vbc
   return VBC_OK;
 }
 
-static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, vbc_error *err) {
+/* The submerged ratio, and the fluid's mass over the volume it fills divided by rho (header). */
+static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, double *fluid,
+                           vbc_error *err) {
   const vbc_body *B = &sim->bodies[s->body];
-  const double l = sim->sys.spacing;
+  const vbc_particles *p = &sim->particles;
+  const double l = sim->sys.spacing, cell = pow(l, sim->sys.dim);
   double ys = NAN;
   if (surface_height(s, sim, &ys, err) != VBC_OK) return err->code;
   double sum = 0.0;
   for (size_t k = B->first; k < B->first + B->count; ++k)
-    sum += vbc_clamp((ys - sim->particles.pos[k].y) / l + 0.5, 0.0, 1.0);
+    sum += vbc_clamp((ys - p->pos[k].y) / l + 0.5, 0.0, 1.0);
   *ratio = sum / (double)B->count;
+  *fluid = NAN;
+  if (s->tank == NULL) return VBC_OK;
+  size_t nf = 0;
+  for (size_t i = 0; i < p->n; ++i) nf += p->kind[i] == VBC_FLUID;
+  double area = s->tank->max.x - s->tank->min.x;
+  if (sim->sys.dim == 3) area *= s->tank->max.z - s->tank->min.z;
+  double volume = area * (ys - s->tank->min.y) - sum * cell;
+  *fluid = (double)nf * cell / volume;
   return VBC_OK;
 }
 
@@ -140,11 +172,12 @@ static double body_speed(const buoy_state *s, const vbc_sim *sim) {
 static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   buoy_state *s = state;
   vbc_penetration_observe(&s->pen, sim);
-  void *const arrays[] = {&s->t, &s->ratio, &s->y};
-  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y};
-  if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 3, err) != VBC_OK) return err->code;
+  void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid};
+  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y, sizeof *s->fluid};
+  if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 4, err) != VBC_OK) return err->code;
   s->t[s->n] = sim->time;
-  if (submerged_ratio(s, sim, &s->ratio[s->n], err) != VBC_OK) return err->code;
+  if (submerged_ratio(s, sim, &s->ratio[s->n], &s->fluid[s->n], err) != VBC_OK)
+    return err->code;
   s->y[s->n] = sim->bodies[s->body].x.y;
   s->n++;
   return VBC_OK;
@@ -153,8 +186,8 @@ static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
 /* Series rows come right after observe at the same step: its last sample is this state's. */
 static void buoy_series(void *state, const vbc_sim *sim, FILE *out) {
   const buoy_state *s = state;
-  fprintf(out, ",%.6g,%.9g,%.6g", s->n ? s->ratio[s->n - 1] : NAN, sim->bodies[s->body].x.y,
-          body_speed(s, sim));
+  fprintf(out, ",%.6g,%.9g,%.6g,%.6g", s->n ? s->ratio[s->n - 1] : NAN,
+          sim->bodies[s->body].x.y, body_speed(s, sim), s->n ? s->fluid[s->n - 1] : NAN);
 }
 
 /* |y(t_k) - y(t_j)| / (t_k - t_j) for the latest sample j at least rest_window before k; infinite
@@ -180,12 +213,16 @@ static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *o
   int at_rest = first < s->n && t_end - s->t[first] >= s->min_rest_time;
   if (!at_rest)
     for (first = s->n - 1; first > 0 && t_end - s->t[first - 1] <= s->min_rest_time;) --first;
-  double sum = 0.0;
-  for (size_t k = first; k < s->n; ++k) sum += s->ratio[k];
-  double ratio = sum / (double)(s->n - first);
+  double sum = 0.0, fsum = 0.0;
+  for (size_t k = first; k < s->n; ++k) sum += s->ratio[k], fsum += s->fluid[k];
+  double ratio = sum / (double)(s->n - first), fluid = fsum / (double)(s->n - first);
+  double archimedes = s->density_ratio / fluid;
   cJSON_AddNumberToObject(metrics, "submerged_ratio", ratio);
   cJSON_AddNumberToObject(metrics, "submerged_error", fabs(ratio - s->density_ratio));
   cJSON_AddNumberToObject(metrics, "density_ratio", s->density_ratio);
+  cJSON_AddNumberToObject(metrics, "fluid_density_ratio", fluid);
+  cJSON_AddNumberToObject(metrics, "archimedes_ratio", archimedes);
+  cJSON_AddNumberToObject(metrics, "submerged_error_fluid", fabs(ratio - archimedes));
   cJSON_AddNumberToObject(metrics, "at_rest", at_rest);
   cJSON_AddNumberToObject(metrics, "rest_time", s->t[first]);
   cJSON_AddNumberToObject(metrics, "final_speed", windowed_speed(s, s->n - 1));
@@ -194,16 +231,18 @@ static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *o
 
 static const char *const buoy_metric_names[] = {
     "submerged_ratio", "submerged_error", "density_ratio",         "at_rest", "rest_time",
-    "final_speed",     "max_penetration", "max_fluid_penetration", NULL};
+    "final_speed",     "max_penetration", "max_fluid_penetration", "fluid_density_ratio",
+    "archimedes_ratio", "submerged_error_fluid", NULL};
 
-/* Checkpoints: the penetration maxima and the samples (t, ratio, y) so far. */
+/* Checkpoints: the penetration maxima and the samples (t, ratio, y, fluid) so far. */
 static int buoy_save(const void *state, vbc_blob *out, vbc_error *err) {
   const buoy_state *s = state;
   if (vbc_penetration_save(&s->pen, out, err) != VBC_OK ||
       vbc_blob_put_array(out, s->t, s->n, sizeof *s->t, err) != VBC_OK ||
       vbc_blob_put_array(out, s->ratio, s->n, sizeof *s->ratio, err) != VBC_OK)
     return err->code;
-  return vbc_blob_put_array(out, s->y, s->n, sizeof *s->y, err);
+  if (vbc_blob_put_array(out, s->y, s->n, sizeof *s->y, err) != VBC_OK) return err->code;
+  return vbc_blob_put_array(out, s->fluid, s->n, sizeof *s->fluid, err);
 }
 
 static int buoy_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
@@ -214,16 +253,17 @@ static int buoy_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error 
   if (vbc_penetration_load(&s->pen, &peek, err) != VBC_OK ||
       vbc_reader_get(&peek, &n, sizeof n, err) != VBC_OK)
     return err->code;
-  void *const arrays[] = {&s->t, &s->ratio, &s->y};
-  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y};
+  void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid};
+  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y, sizeof *s->fluid};
   if (n > peek.left / sizeof *s->t)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu buoyancy samples (corrupt?)", in->what,
                          (unsigned long long)n);
-  if (vbc_grow(&s->cap, (size_t)n, arrays, sizes, 3, err) != VBC_OK ||
+  if (vbc_grow(&s->cap, (size_t)n, arrays, sizes, 4, err) != VBC_OK ||
       vbc_penetration_load(&s->pen, in, err) != VBC_OK ||
       vbc_reader_get_array(in, s->t, (size_t)n, sizeof *s->t, err) != VBC_OK ||
       vbc_reader_get_array(in, s->ratio, (size_t)n, sizeof *s->ratio, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->y, (size_t)n, sizeof *s->y, err) != VBC_OK)
+      vbc_reader_get_array(in, s->y, (size_t)n, sizeof *s->y, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->fluid, (size_t)n, sizeof *s->fluid, err) != VBC_OK)
     return err->code;
   s->n = (size_t)n;
   return VBC_OK;
@@ -234,7 +274,7 @@ const vbc_benchmark_type vbc_benchmark_buoyancy = {
     .summary = "a floating body: submerged ratio at rest vs the density ratio (Miyamoto §5.5)",
     .params = buoy_params,
     .metric_names = buoy_metric_names,
-    .series_columns = "submerged_ratio,body_y,body_speed",
+    .series_columns = "submerged_ratio,body_y,body_speed,fluid_density",
     .alloc = buoy_alloc,
     .free = buoy_free,
     .observe = buoy_observe,

@@ -1,7 +1,7 @@
 /* test_bodies_run.c — rigid bodies and strong coupling in whole runs of `vbc run` (Miyamoto &
  * Koshizuka §5.1, §5.5-5.6): a box resting on a floor stays put, the pile does not penetrate, a
- * pinned body keeps its pin, the seesaw couples both fluid blocks within one step, and a coarse
- * floating box obeys Archimedes. */
+ * pinned body keeps its pin, the seesaw couples both fluid blocks within one step, a coarse
+ * floating box obeys Archimedes, and the buoyancy benchmark measures the water's own density. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -70,5 +70,24 @@ Test(bodies_run, a_coarse_floating_box_obeys_archimedes) {
   cJSON *s = run_scene("buoyancy_coarse", source_path("experiments/scenes/buoyancy.json"), sets, 3);
   double e = json_number(s, "metrics.submerged_error");
   cr_assert_lt(e, 0.08, "submerged_error %g (ratio %g)", e, json_number(s, "metrics.submerged_ratio"));
+  cJSON_Delete(s);
+}
+
+/* The buoyancy benchmark's fluid density on a constructed state: water 1.0 m wide and 0.9 m deep
+ * in a tank 1.2 m wide (0.2 m of it empty), a 0.6 m box submerged to 0.3 m, one step of 1e-6 s
+ * (nothing moves). Mass over volume below the surface, over rho: N_f l^2 = 1.0 x 0.9 - 0.18 =
+ * 0.72 over 1.2 x 0.9 - 0.18 = 0.9, i.e. 0.8; a box of density ratio 0.4 floats half submerged
+ * in water of 0.8 rho, and this one is half submerged. */
+Test(bodies_run, the_buoyancy_benchmark_measures_the_fluid_density) {
+  const char *sets[] = {"spacing=0.05", "time.dt=1e-6", "time.end=1e-6",
+                        "geometry.0.max=[1.0,0.9]", "bodies.0.shape.min=[0.3,0.6]",
+                        "bodies.0.shape.max=[0.9,1.2]", "bodies.0.density_ratio=0.4"};
+  cJSON *s = run_scene("buoyancy_fluid_density", source_path("experiments/scenes/buoyancy.json"),
+                       sets, 7);
+  cr_assert_float_eq(json_number(s, "metrics.submerged_ratio"), 0.5, 1e-6);
+  cr_assert_float_eq(json_number(s, "metrics.fluid_density_ratio"), 0.8, 1e-6);
+  cr_assert_float_eq(json_number(s, "metrics.archimedes_ratio"), 0.5, 1e-6);
+  cr_assert_float_eq(json_number(s, "metrics.submerged_error_fluid"), 0.0, 1e-6);
+  cr_assert_float_eq(json_number(s, "metrics.submerged_error"), 0.1, 1e-6);
   cJSON_Delete(s);
 }
