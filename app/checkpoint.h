@@ -25,7 +25,7 @@
 #include "app/stats.h"
 
 #define VBC_CHECKPOINT_FILE "checkpoint.vbc"
-#define VBC_CHECKPOINT_FORMAT 2
+#define VBC_CHECKPOINT_FORMAT 3
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {
