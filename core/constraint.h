@@ -82,8 +82,9 @@ typedef struct vbc_system {
   vbc_body *bodies;           /* rigid bodies, indexed by particles->body of rigid particles */
   size_t nbodies;
   /* Contact statistics of this step, written by the contact block's prepare: pairs and largest
-   * depth l - r, between bodies (rigid and wall particles) and between fluid and bodies. */
-  size_t contacts_body, contacts_fluid;
+   * depth l - r, between bodies (rigid and wall particles) and between fluid and bodies, and
+   * the rows among them that are speculative (a gap, r > l: solvers/blocks/contact.c). */
+  size_t contacts_body, contacts_fluid, contacts_speculative;
   double max_depth_body, max_depth_fluid;
   /* NULL, or observes every solve of the step (the time loop sets it for `vbc run --dump-lcp`,
    * app/lcp_dump.h); couplers and blocks leave it alone. */

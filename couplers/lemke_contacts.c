@@ -35,7 +35,8 @@
  * symmetric.
  *
  * Statistics (the stage's figures, summary.json solver.stages and metrics): the LCP's contact
- * rows (simultaneous_contacts), Lemke's pivots (the solver's own figure) and the LCP error,
+ * rows (simultaneous_contacts; of them touching_contacts, r < l or with contact.inclusive r <= l,
+ * and speculative_contacts with a gap, each its own maximum over the steps), Lemke's pivots (the solver's own figure) and the LCP error,
  * recomputed for every solver alike from the rows after the impulses: z = impulses,
  * w = J v - b = -residual, q = J u* - b (the residual before any impulse, negated),
  * error = vbc_lcp_error (max violation of z >= 0, w >= 0, |z_i w_i|, relative to
@@ -118,10 +119,15 @@ static int lcp_figures(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   lemke_contacts_state *s = c->state;
   vbc_stage_report *r = &c->report->stage[stage];
   gaps(&c->problem[stage], s->w);
-  if (vbc_solve_stats_add(&r->figures, "simultaneous_contacts", (double)c->block[CONTACT].rows.n,
+  const size_t rows = c->block[CONTACT].rows.n, gaps_open = c->sys->contacts_speculative;
+  if (vbc_solve_stats_add(&r->figures, "simultaneous_contacts", (double)rows, VBC_FIGURE_MAX,
+                          err) != VBC_OK ||
+      vbc_solve_stats_add(&r->figures, "lcp_error", lcp_error(s, &c->problem[stage]),
+                          VBC_FIGURE_MAX, err) != VBC_OK ||
+      vbc_solve_stats_add(&r->figures, "touching_contacts", (double)(rows - gaps_open),
                           VBC_FIGURE_MAX, err) != VBC_OK)
     return err->code;
-  return vbc_solve_stats_add(&r->figures, "lcp_error", lcp_error(s, &c->problem[stage]),
+  return vbc_solve_stats_add(&r->figures, "speculative_contacts", (double)gaps_open,
                              VBC_FIGURE_MAX, err);
 }
 

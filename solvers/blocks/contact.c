@@ -18,6 +18,12 @@
  * alpha/h afterwards. The price: a pair caught this way arrives at v_n = 0, so restitution acts
  * only on pairs that already touch. margin = 0 is the paper's scheme.
  *
+ * Detection at r = l (`inclusive`, default false): vbc's pairs touch at r < l; Kurose & Takahashi
+ * detect a collision at ||X_f - X_r|| <= r_f + r_r (their eq. 2), which on a lattice also catches
+ * every pair exactly l apart (a fluid particle resting on a wall or a body). With inclusive,
+ * r <= l (1 + 1e-9) touches (the slack absorbs the round-off of lattice positions) with depth
+ * max(0, l - r). sys->contacts_speculative counts the rows with a gap (depth < 0).
+ *
  * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies. Fluid-fluid
  * pairs are the incompressibility block's business, and pairs of two infinite masses (a fixed
  * body on a wall) would be inert rows, so neither is generated. The broad phase is the step's
@@ -48,6 +54,7 @@ typedef struct contact_pair {
 
 typedef struct contact_state {
   double restitution, alpha, margin;
+  int inclusive;
   contact_pairs pairs;
   size_t n, cap;
   contact_pair *pair;
@@ -60,6 +67,9 @@ static const vbc_param_spec contact_params[] = {
      "mixing of the penetration depth into the target, eq. 64"},
     {"margin", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 0,
      "speculative contacts between bodies from r < (1 + margin) l (0: the paper's r < l)"},
+    {"inclusive", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
+     "pairs exactly l apart touch too: r <= l (1 + 1e-9), Kurose & Takahashi eq. 2 (default: "
+     "r < l)"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *contact_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -69,6 +79,7 @@ static void *contact_alloc(const cJSON *params, const vbc_system *sys, double *s
   s->restitution = vbc_param_number(params, contact_params, "restitution");
   s->alpha = vbc_param_number(params, contact_params, "alpha");
   s->margin = vbc_param_number(params, contact_params, "margin");
+  s->inclusive = vbc_param_bool(params, contact_params, "inclusive");
   *support = (1.0 + s->margin) * sys->spacing;
   return s;
 }
@@ -123,6 +134,16 @@ static inline double normal_velocity(const vbc_system *sys, const contact_pair *
   return vbc_vec_dot(c->n, vbc_vec_sub(va, vb));
 }
 
+/* Relative slack of the inclusive test r <= l: lattice positions are sums of multiples of l. */
+#define INCLUSIVE_SLACK 1e-9
+
+/* Whether a pair r apart is within `reach`: r < reach, or with inclusive r <= reach (1 + slack)
+ * when reach is l itself (fluid pairs, and body pairs without speculative margin). */
+static inline int within(const contact_state *s, double r, double reach, double l) {
+  if (s->inclusive && reach == l) return r <= l * (1.0 + INCLUSIVE_SLACK);
+  return r < reach;
+}
+
 /* Every touching pair once (i < j), in particle order. */
 static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
   const vbc_particles *p = sys->particles;
@@ -131,7 +152,8 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
   const int fluid = s->pairs != PAIRS_BODIES, bodies = s->pairs != PAIRS_FLUID;
   s->n = 0;
   if (fluid) sys->contacts_fluid = 0, sys->max_depth_fluid = 0.0;
-  if (bodies) sys->contacts_body = 0, sys->max_depth_body = 0.0;
+  if (bodies) /* only body pairs can be speculative */
+    sys->contacts_body = 0, sys->max_depth_body = 0.0, sys->contacts_speculative = 0;
   for (size_t i = 0; i < p->n; ++i) {
     int si = side_of(sys, i);
     if (si == SIDE_WALL) continue; /* wall-first pairs are found from the other side */
@@ -142,18 +164,22 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
       int with_fluid = si == SIDE_FLUID || sj == SIDE_FLUID;
       if (with_fluid ? !fluid : !bodies) continue;
       double reach = with_fluid ? l : (1.0 + s->margin) * l;
-      if (r >= reach || r == 0.0 || (j < i && sj != SIDE_WALL) || !touching(sys, si, sj))
+      if (!within(s, r, reach, l) || r == 0.0 || (j < i && sj != SIDE_WALL) ||
+          !touching(sys, si, sj))
         continue;
+      const int touches = s->inclusive && r <= l * (1.0 + INCLUSIVE_SLACK);
       contact_pair c = {(uint32_t)i, j, si, sj,
                         vbc_vec_scale(vbc_vec_add(p->pos[i], p->pos[j]), 0.5),
-                        vbc_vec_scale(vbc_vec_sub(p->pos[i], p->pos[j]), 1.0 / r), l - r};
+                        vbc_vec_scale(vbc_vec_sub(p->pos[i], p->pos[j]), 1.0 / r),
+                        touches ? fmax(0.0, l - r) : l - r};
       if (push_pair(s, &c, err) != VBC_OK) return err->code;
+      if (c.depth < 0.0) ++sys->contacts_speculative;
       if (with_fluid) {
         ++sys->contacts_fluid;
-        sys->max_depth_fluid = fmax(sys->max_depth_fluid, l - r);
+        sys->max_depth_fluid = fmax(sys->max_depth_fluid, c.depth);
       } else {
         ++sys->contacts_body;
-        sys->max_depth_body = fmax(sys->max_depth_body, l - r);
+        sys->max_depth_body = fmax(sys->max_depth_body, c.depth);
       }
     }
   }

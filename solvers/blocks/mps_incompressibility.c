@@ -24,7 +24,9 @@
  *                       contacts, and it is conserved;
  *       false           bodies are infinite masses for this block (moving walls); only the
  *                       contact rows move them.
- *     docs/coupling.md compares the two.
+ *     docs/coupling.md compares the two. bodies = "ignored" (default "walls") takes rigid
+ *     particles out of the block altogether: no rows, no term in n_i or J_i, no impulse, as in
+ *     Kurose & Takahashi §4, whose fluid meets the bodies through the contacts only.
  *   - wall_pressure (default on): wall and rigid particles with a fluid neighbour get rows too,
  *     i.e. a pressure unknown, as in standard MPS wall treatment; their impulses move the fluid
  *     (and, with rigid_pressure, their own body).
@@ -51,6 +53,7 @@
 typedef struct mps_state {
   double alpha;
   int warm_start, wall_pressure, rigid_pressure;
+  int ignore_bodies; /* bodies = "ignored": rigid particles are not in the block */
   int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
   double surface_beta; /* free surface: n_i < beta n0 (Koshizuka & Oka 1996) */
   vbc_mps_constants k;
@@ -68,6 +71,8 @@ typedef struct mps_state {
   size_t nbody_rows;
 } mps_state;
 
+static const char *const bodies_choices[] = {"walls", "ignored", NULL};
+
 static const vbc_param_spec mps_params[] = {
     {"alpha", VBC_PARAM_NUMBER, 0.05, 0.0, 1.0, 0,
      "mixing of the position error into the velocity constraint, eq. 15 (paper: 0.05)"},
@@ -77,6 +82,10 @@ static const vbc_param_spec mps_params[] = {
      "wall and rigid particles next to fluid get incompressibility rows (a pressure) too"},
     {"rigid_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "the rows' impulses act on rigid bodies (false: bodies are moving walls for this block)"},
+    {"bodies", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "walls: rigid particles count in n_i and J_i (and get rows with wall_pressure); ignored: "
+     "the block leaves them out, the contacts alone couple (Kurose & Takahashi §4)",
+     bodies_choices},
     {"equality", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "the same rows as an equality system: p = 0 on the free surface, either sign elsewhere, "
      "instead of the LCP p >= 0 (an ablation: J M^-1 J^T keeps near-null pressure modes that "
@@ -93,7 +102,8 @@ static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->alpha = vbc_param_number(params, mps_params, "alpha");
   s->warm_start = vbc_param_bool(params, mps_params, "warm_start");
   s->wall_pressure = vbc_param_bool(params, mps_params, "wall_pressure");
-  s->rigid_pressure = vbc_param_bool(params, mps_params, "rigid_pressure");
+  s->ignore_bodies = vbc_param_choice(params, mps_params, "bodies") == 1;
+  s->rigid_pressure = vbc_param_bool(params, mps_params, "rigid_pressure") && !s->ignore_bodies;
   s->equality = vbc_param_bool(params, mps_params, "equality");
   s->surface_beta = vbc_param_number(params, mps_params, "surface_beta");
   s->k = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
@@ -137,7 +147,7 @@ static size_t choose_rows(mps_state *s, const vbc_system *sys) {
   size_t k = 0;
   for (size_t i = 0; i < p->n; ++i) {
     int row = p->kind[i] == VBC_FLUID;
-    if (!row && s->wall_pressure)
+    if (!row && s->wall_pressure && !(s->ignore_bodies && p->kind[i] == VBC_RIGID))
       for (size_t q = nb->start[i]; q < nb->start[i + 1] && !row; ++q)
         row = p->kind[nb->index[q]] == VBC_FLUID;
     s->row_of[i] = row ? (long)k++ : -1;
@@ -228,12 +238,14 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     vbc_vec sum = vbc_vec_zero();
-    double diag_j = 0.0;
+    double diag_j = 0.0, n_i = p->number_density[i];
     int moves = pushed_body(s, sys, i) != NULL;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       double d = nb->dist[q];
-      vbc_vec v = d > 0.0 ? vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]),
+      const int skip = s->ignore_bodies && p->kind[j] == VBC_RIGID;
+      if (skip) n_i -= vbc_mps_w(d, sys->re);
+      vbc_vec v = d > 0.0 && !skip ? vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]),
                                           vbc_mps_dw(d, sys->re) / d)
                           : vbc_vec_zero();
       s->pair_v[q] = v;
@@ -245,9 +257,8 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     s->moves_body[r] = (unsigned char)moves;
     rows->diag[r] = vbc_system_inv_mass(sys, i) * vbc_vec_norm2(sum) + diag_j +
                     (moves ? body_diag(s, sys, i, sum) : 0.0);
-    rows->target[r] = s->alpha / sys->dt * (p->number_density[i] - s->k.n0);
-    vbc_pressure_row_bounds(rows, r, s->equality,
-                            p->number_density[i] < s->surface_beta * s->k.n0);
+    rows->target[r] = s->alpha / sys->dt * (n_i - s->k.n0);
+    vbc_pressure_row_bounds(rows, r, s->equality, n_i < s->surface_beta * s->k.n0);
     rows->impulse[r] = s->warm_start ? s->scale * p->pressure[i] : 0.0;
   }
   return split_rows(s, sys, err);
