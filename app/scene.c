@@ -51,9 +51,26 @@ static int load_time(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   return VBC_OK;
 }
 
+/* fluid.wall_viscosity: "no_slip" (1, default), "free_slip" (0) or a factor >= 0 on the wall and
+ * body terms of the viscous Laplacian (core/viscosity.h). */
+static int load_wall_viscosity(vbc_jctx *c, cJSON *f, double *factor) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "wall_viscosity");
+  *factor = 1.0;
+  if (v == NULL || (cJSON_IsString(v) && strcmp(v->valuestring, "no_slip") == 0)) return VBC_OK;
+  if (cJSON_IsString(v) && strcmp(v->valuestring, "free_slip") == 0) return *factor = 0.0, VBC_OK;
+  if (cJSON_IsNumber(v) && v->valuedouble >= 0.0 && isfinite(v->valuedouble))
+    return *factor = v->valuedouble, VBC_OK;
+  char got[96];
+  vbc_json_describe(v, got, sizeof got);
+  return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                       "%s: fluid.wall_viscosity: expected \"no_slip\", \"free_slip\" or a "
+                       "number >= 0, got %s", c->file, got);
+}
+
 static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"density", "viscosity", "re_over_l", "sph_support_over_l",
-                                     "sph_kernel", "xsph", "viscosity_model", NULL};
+                                     "sph_kernel", "xsph", "viscosity_model", "wall_viscosity",
+                                     NULL};
   cJSON *f = vbc_json_object(c, root, "", "fluid", 0);
   const char *model, *kernel;
   if (f == NULL || vbc_json_check_keys(c, f, "fluid", keys)) return c->err->code;
@@ -64,7 +81,8 @@ static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                       &s->sph_support_over_l) ||
       vbc_json_number(c, f, "fluid", "xsph", 0.0, 0.0, 0, 1.0, &s->xsph) ||
       vbc_json_string(c, f, "fluid", "viscosity_model", "mps", &model) ||
-      vbc_json_string(c, f, "fluid", "sph_kernel", "cubic_spline", &kernel))
+      vbc_json_string(c, f, "fluid", "sph_kernel", "cubic_spline", &kernel) ||
+      load_wall_viscosity(c, f, &s->wall_viscosity))
     return c->err->code;
   const int k = vbc_sph_kernel_parse(kernel);
   if (k < 0)

@@ -171,12 +171,12 @@ static int explicit_accelerations(vbc_sim *sim) {
   const int sph = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_SPH;
   if (!mps && !sph && sc->xsph <= 0.0) return 0;
   if (mps) {
-    vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sim->acc); /* writes every acc[i] */
+    vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sc->wall_viscosity, sim->acc); /* writes every acc[i] */
   } else {
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
     for (size_t i = 0; i < p->n; ++i) sim->acc[i] = vbc_vec_zero();
   }
-  if (sph) vbc_sph_viscosity_add(&sim->sys, sc->viscosity, sim->acc);
+  if (sph) vbc_sph_viscosity_add(&sim->sys, sc->viscosity, sc->wall_viscosity, sim->acc);
   if (sc->xsph > 0.0) vbc_xsph_add(&sim->sys, sc->xsph, sim->acc);
   return 1;
 }

@@ -20,7 +20,8 @@
 void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc);
 
 /* acc[i] += nu lap u_i by Morris's form above, for fluid particles i; walls and rigid particles
- * take part with their velocity (vbc_system_velocity), so walls are no-slip. */
-void vbc_sph_viscosity_add(const vbc_system *sys, double nu, vbc_vec *acc);
+ * take part with their velocity (vbc_system_velocity) and their terms times wall_factor: 1
+ * no-slip walls, 0 no viscous term against walls and bodies (free slip; core/viscosity.h). */
+void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor, vbc_vec *acc);
 
 #endif
