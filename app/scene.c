@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/benchmark.h"
+#include "app/jacobi_check.h"
 #include "app/json_file.h"
 #include "core/json_util.h"
 #include "app/scene.h"
@@ -301,6 +302,7 @@ int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int 
     return vbc_error_set(err, VBC_EXIT_INPUT,
                          "%s: time.dt: expected a number <= time.end (%g), got %g", s->file,
                          s->t_end, s->dt);
+  vbc_scene_check_jacobi(s);
   return VBC_OK;
 }
 

@@ -16,9 +16,15 @@ typedef struct jacobi_state {
   double omega;
 } jacobi_state;
 
+static const char *const limit_choices[] = {"warn", "clamp", "off", NULL};
+
 static const vbc_param_spec jacobi_params[] = {
     {"omega", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 1,
      "relaxation factor (IISPH uses 0.5; plain Jacobi may diverge at 1)"},
+    {"omega_limit", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "omega against the convergence bound 2/lambda_max(D^-1 A) of sph_density and mps rows on "
+     "the scene's lattice (core/jacobi_bound.h; read by the application): warn, clamp to 0.9 "
+     "times the bound, or off", limit_choices},
     VBC_SOLVE_CONTROL_PARAMS(1e-3, 1000, 1e-3, 2),
     {NULL, 0, 0, 0, 0, 0, NULL}};
 

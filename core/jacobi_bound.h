@@ -1,0 +1,25 @@
+/* jacobi_bound.h — the relaxation bound of projected relaxed Jacobi on the ideal lattice.
+ *
+ * Relaxed Jacobi, x' = x + omega D^-1 (b - A x), converges on a symmetric positive (semi)definite
+ * A only for omega < 2 / lambda_max(D^-1 A). For the fluid rows of vbc (the sph_density block,
+ * IISPH's; the mps block, Miyamoto eq. 15) on the interior of the square or cubic lattice of
+ * spacing l, A = J M^-1 J^T with J_i u = sum_j g(r_ij) e_ij . (u_i - u_j) and equal masses, and
+ * the lattice's Fourier modes diagonalise D^-1 A. With k_j the lattice offsets within the
+ * support, Sum_j g_j e_j = 0 by symmetry, so
+ *     lambda(theta) = |sum_j g(r_j) e_j sin(theta . k_j)|^2 / sum_j g(r_j)^2,
+ * and lambda_max is its largest value over theta in [0, pi]^d (the lattice is symmetric under
+ * each axis' reflection). A constant factor of g cancels, so an SPH block's calibrated gradient
+ * gives the same bound as the plain kernel's. Near walls and free surfaces the rows differ; the
+ * bound is the interior's, where a wide support first fails: the highest mode (theta = pi in one
+ * axis) gets an ever larger lambda as the support grows (docs/iisph.md, "Wider supports"). */
+#ifndef VBC_JACOBI_BOUND_H
+#define VBC_JACOBI_BOUND_H
+
+/* lambda_max of D^-1 A above, for dim 2 or 3, lattice spacing l and the radial gradient
+ * g(r) = grad(r, ctx) (zero at r >= reach); the maximum over a grid of theta with `n` points per
+ * axis (0: 65 in 2D, 25 in 3D). */
+double vbc_jacobi_lattice_lambda_max(int dim, double l, double reach,
+                                     double (*grad)(double r, const void *ctx), const void *ctx,
+                                     int n);
+
+#endif
