@@ -135,7 +135,8 @@ static int load_shape(vbc_jctx *c, vbc_scene *s, cJSON *item, const char *path,
       return c->err->code;
     sh->center = vbc_vec_scale(vbc_vec_add(sh->min, sh->max), 0.5);
     if (tank) {
-      long def = (long)ceil(s->re_over_l);
+      /* a full support of wall for the widest kernel: r_e, and the SPH support H */
+      long def = (long)ceil(fmax(s->re_over_l, s->sph_support_over_l));
       return vbc_json_integer(c, item, path, "layers", def, 1, 20, &sh->layers);
     }
   } else if (strcmp(type, "fluid_disk") == 0) {
