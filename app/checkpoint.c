@@ -39,28 +39,31 @@ int vbc_checkpoint_write(const char *dir, const vbc_checkpoint_run *r, vbc_error
   const vbc_sim *sim = r->sim;
   char *resolved = cJSON_PrintUnformatted(sim->scene->resolved);
   if (resolved == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (checkpoint)");
-  vbc_blob id = {0}, stats = {0}, out = {0}, bench = {0};
+  vbc_blob id = {0}, stats = {0}, out = {0}, bench = {0}, clock = {0};
   int rc = put_identity(&id, r, resolved, err);
   free(resolved);
   if (rc == VBC_OK) rc = vbc_run_stats_save(r->stats, &stats, err);
   if (rc == VBC_OK) rc = vbc_output_save(r->out, &out, err);
+  if (rc == VBC_OK) rc = vbc_time_steps_save(&sim->time_steps, &clock, err);
   if (rc == VBC_OK && r->bench && r->bench->save)
     rc = r->bench->save(r->bench_state, &bench, err);
   if (rc == VBC_OK) {
     vbc_vec domain[2];
-    vbc_state_section s[VBC_STATE_PARTICLE_SECTIONS + 5];
+    vbc_state_section s[VBC_STATE_PARTICLE_SECTIONS + 6];
     size_t n = vbc_state_particle_sections(sim, domain, s);
     s[n++] = (vbc_state_section){"bodies", sim->sys.nbodies, sizeof *sim->bodies, sim->bodies};
     s[n++] = (vbc_state_section){"checkpoint", id.n, 1, id.data};
     s[n++] = (vbc_state_section){"stats", stats.n, 1, stats.data};
     s[n++] = (vbc_state_section){"output", out.n, 1, out.data};
     s[n++] = (vbc_state_section){"benchmark", bench.n, 1, bench.data};
+    s[n++] = (vbc_state_section){"time_steps", clock.n, 1, clock.data};
     const vbc_state_header h = vbc_state_header_of(sim);
     char path[1200];
     path_of(path, sizeof path, dir);
     rc = vbc_state_write_sections(path, &h, s, n, err);
   }
   vbc_blob_free(&id), vbc_blob_free(&stats), vbc_blob_free(&out), vbc_blob_free(&bench);
+  vbc_blob_free(&clock);
   return rc;
 }
 
@@ -141,6 +144,8 @@ static int restore(const vbc_state *st, const char *path, const vbc_checkpoint_r
       vbc_run_stats_load(r->stats, &in, err) != VBC_OK ||
       section(st, path, "output", &in, what, sizeof what, err) != VBC_OK ||
       vbc_output_resume(r->out, r->out->dir, &in, err) != VBC_OK ||
+      section(st, path, "time_steps", &in, what, sizeof what, err) != VBC_OK ||
+      vbc_time_steps_load(&sim->time_steps, &in, err) != VBC_OK ||
       section(st, path, "benchmark", &in, what, sizeof what, err) != VBC_OK)
     return err->code;
   if (r->bench && r->bench->load && r->bench->load(r->bench_state, sim, &in, err) != VBC_OK)

@@ -25,7 +25,8 @@
 #include "app/stats.h"
 
 #define VBC_CHECKPOINT_FILE "checkpoint.vbc"
-#define VBC_CHECKPOINT_FORMAT 3
+#define VBC_CHECKPOINT_FORMAT 4 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
+                                    * water density; 4: the time_steps section */
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {

@@ -27,6 +27,7 @@
 #include "app/output.h"
 #include "app/profile.h"
 #include "app/run.h"
+#include "app/schedule.h"
 #include "app/sim.h"
 #include "app/state_file.h"
 #include "app/summary.h"
@@ -73,13 +74,12 @@ static void backup_swap(backup *b, vbc_particles *p, int save) {
 
 /* Prefix a failure with the step and the time that step was advancing to: the one place that
  * does, for failures of the coupler and of the state check alike. */
-static int failed_at(vbc_error *err, const vbc_sim *sim) {
+static int failed_at(vbc_error *err, const vbc_sim *sim, double t) {
   char msg[sizeof err->message];
   snprintf(msg, sizeof msg, "%s", err->message);
   int code = err->code;
   vbc_error_clear(err);
-  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step,
-                       (double)sim->step * sim->scene->dt, msg);
+  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step, t, msg);
 }
 
 typedef struct loop {
@@ -92,7 +92,8 @@ typedef struct loop {
   const vbc_benchmark_type *bench;
   void *bench_state;
   vbc_progress progress;
-  long steps_per_output, steps_per_frame;
+  vbc_schedule sched;          /* series rows, frames, step sizes, the end (app/schedule.h) */
+  double t_after;              /* the time the current step ends at */
   int frames;                  /* the scene's output.frames, off with --from-state */
   vbc_step_report report;      /* of the latest step: a --from-state run's metrics */
   vbc_lcp_dump lcp_dump;       /* --dump-lcp */
@@ -110,7 +111,7 @@ static vbc_checkpoint_run checkpoint_run(loop *L) {
 static int maybe_checkpoint(loop *L, vbc_error *err) {
   const vbc_run_options *o = L->opt;
   const long step = L->sim.step;
-  if (step >= L->sim.nsteps) return VBC_OK;
+  if (vbc_schedule_finished(&L->sched, &L->sim)) return VBC_OK;
   const int due = (o->checkpoint_every > 0 && step % o->checkpoint_every == 0) ||
                   (o->checkpoint_seconds > 0.0 &&
                    vbc_now() - L->last_checkpoint >= o->checkpoint_seconds);
@@ -137,10 +138,10 @@ static int write_series(loop *L, vbc_error *err) {
 static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   if (L->opt->from_state && rep->traced) {
-    sim->time = (double)sim->step * sim->scene->dt;
+    sim->time = L->t_after;
     vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, &(vbc_error){0});
   }
-  return failed_at(err, sim);
+  return failed_at(err, sim, L->t_after);
 }
 
 /* --dump-lcp: every solve of this step goes through the hook (app/lcp_dump.h). */
@@ -148,7 +149,7 @@ static void lcp_dump_begin(loop *L) {
   vbc_sim *sim = &L->sim;
   vbc_lcp_dump *d = &L->lcp_dump;
   *d = (vbc_lcp_dump){.dir = L->opt->dump_lcp_dir, .scene_file = sim->scene->file,
-                      .step = sim->step, .time = L->last_good.time, .dt = sim->scene->dt};
+                      .step = sim->step, .time = L->last_good.time, .dt = sim->sys.dt};
   sim->sys.solve_hook = vbc_lcp_dump_solve;
   sim->sys.solve_hook_ctx = d;
 }
@@ -202,6 +203,7 @@ static int one_step(loop *L, vbc_error *err) {
     memcpy(L->last_good.bodies, sim->bodies, sim->sys.nbodies * sizeof *sim->bodies);
   L->last_good.time = sim->time;
   sim->step++;
+  if (vbc_schedule_begin_step(&L->sched, sim, &L->t_after, err) != VBC_OK) return err->code;
   int sampled = L->opt->from_state != NULL ||
                 (sc->convergence_every > 0 &&
                  (sim->step == 1 || sim->step % sc->convergence_every == 0));
@@ -213,7 +215,8 @@ static int one_step(loop *L, vbc_error *err) {
   if (dump_lcp) lcp_dump_end(L);
   if (L->opt->exact_reference) exact_reference_note(L);
   if (rc != VBC_OK) return step_failed(L, rep, err);
-  sim->time = (double)sim->step * sc->dt;
+  sim->time = L->t_after;
+  vbc_time_steps_add(&sim->time_steps, sim->sys.dt);
   vbc_run_stats *st = &L->stats;
   double t0 = vbc_now();
   if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, rep, err);
@@ -228,13 +231,13 @@ static int one_step(loop *L, vbc_error *err) {
   st->observe_seconds += t0 - t1;
   if (sampled && vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, err) != VBC_OK)
     return err->code;
-  int output_step = sim->step % L->steps_per_output == 0 || sim->step == sim->nsteps;
+  int output_step = vbc_schedule_series_due(&L->sched, sim);
   if (output_step && write_series(L, err) != VBC_OK) return err->code;
-  if (L->frames && (sim->step % L->steps_per_frame == 0 || sim->step == sim->nsteps))
+  if (L->frames && vbc_schedule_frame_due(&L->sched, sim))
     if (vbc_output_frame(&L->out, &sim->particles, sim->bodies, sim->sys.nbodies, sim->time,
                          err) != VBC_OK)
       return err->code;
-  vbc_progress_update(&L->progress, sim->step, sim->nsteps, sim->time,
+  vbc_progress_update(&L->progress, sim->step, vbc_schedule_total_steps(&L->sched, sim), sim->time,
                       vbc_run_stats_mean_iterations(st), st->stage[st->primary].last_relres,
                       output_step);
   t1 = vbc_now();
@@ -279,7 +282,8 @@ static int record_interrupt(loop *L, int sig, vbc_error *err) {
   vbc_error_clear(&why);
   vbc_error_set(&why, VBC_EXIT_INTERRUPTED + sig, "interrupted by signal %d (%s) after step %ld "
                 "of %ld (t = %.6g s)%s", sig, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
-                : "a signal", L->sim.step, L->sim.nsteps, L->sim.time, note);
+                : "a signal", L->sim.step, vbc_schedule_total_steps(&L->sched, &L->sim),
+                L->sim.time, note);
   if (vbc_output_close(&L->out, err) != VBC_OK ||
       vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, o->from_state, &why, err) != VBC_OK)
     return err->code;
@@ -303,7 +307,7 @@ static int check_dump(const vbc_sim *sim, const vbc_run_options *opt, vbc_error 
   if (opt->dump_path == NULL) return VBC_OK;
   if (opt->from_state)
     return vbc_error_set(err, VBC_EXIT_INPUT, "--dump-state and --from-state exclude each other");
-  if (opt->dump_step < 1 || opt->dump_step > sim->nsteps)
+  if (opt->dump_step < 1 || (sim->nsteps != VBC_SCHEDULE_OPEN && opt->dump_step > sim->nsteps))
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: --dump-state %ld: expected a step in 1..%ld "
                          "(the scene runs %ld steps of %g s)", sim->scene->file, opt->dump_step,
                          sim->nsteps, sim->nsteps, sim->scene->dt);
@@ -343,10 +347,7 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
   }
   if (backup_init(&L->last_good, L->sim.particles.n, L->sim.sys.nbodies, err) != VBC_OK) return err->code;
   vbc_run_stats_init(&L->stats, &L->sim.coupling);
-  L->steps_per_output = lround(sc->output_interval / sc->dt);
-  if (L->steps_per_output < 1) L->steps_per_output = 1;
-  L->steps_per_frame = lround(sc->frame_interval / sc->dt);
-  if (L->steps_per_frame < 1) L->steps_per_frame = 1;
+  vbc_schedule_init(&L->sched, sc, L->frames);
   const vbc_checkpoint_run r = checkpoint_run(L);
   if ((opt->resume || opt->checkpoint_every > 0 || opt->checkpoint_seconds > 0.0) &&
       vbc_checkpoint_check(&r, err) != VBC_OK)
@@ -404,7 +405,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
     double t0 = vbc_now();
     if (!opt->resume) rc = first_outputs(L, err); /* a resumed run has written them */
     int sig = 0;
-    while (rc == VBC_OK && L->sim.step < L->sim.nsteps) {
+    while (rc == VBC_OK && !vbc_schedule_finished(&L->sched, &L->sim)) {
       if (opt->interrupt && (sig = (int)*opt->interrupt) != 0) break;
       rc = one_step(L, err);
     }

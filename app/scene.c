@@ -41,14 +41,29 @@ int vbc_scene_check_extent(vbc_jctx *c, const vbc_scene *s, const char *path, vb
 }
 
 static int load_time(vbc_jctx *c, vbc_scene *s, cJSON *root) {
-  static const char *const keys[] = {"dt", "end", "output_interval", NULL};
+  static const char *const keys[] = {"dt", "end", "output_interval", "cfl", "dt_max", "dt_min",
+                                     NULL};
   cJSON *t = vbc_json_object(c, root, "", "time", 1);
   if (t == NULL || vbc_json_check_keys(c, t, "time", keys)) return c->err->code;
+  /* before the getters fill in the defaults */
+  const char *bound = cJSON_GetObjectItemCaseSensitive(t, "dt_max")   ? "dt_max"
+                      : cJSON_GetObjectItemCaseSensitive(t, "dt_min") ? "dt_min"
+                                                                      : NULL;
   if (vbc_json_number(c, t, "time", "dt", VBC_SCENE_NO_DEFAULT, 0.0, 1, INFINITY, &s->dt) ||
       vbc_json_number(c, t, "time", "end", VBC_SCENE_NO_DEFAULT, 0.0, 1, INFINITY, &s->t_end) ||
       vbc_json_number(c, t, "time", "output_interval", fmax(s->t_end / 100.0, s->dt), 0.0, 1,
-                      INFINITY, &s->output_interval))
+                      INFINITY, &s->output_interval) ||
+      vbc_json_number(c, t, "time", "cfl", 0.0, 0.0, 0, 1.0, &s->cfl) ||
+      vbc_json_number(c, t, "time", "dt_max", s->dt, 0.0, 1, INFINITY, &s->dt_max) ||
+      vbc_json_number(c, t, "time", "dt_min", s->dt_max * 1e-3, 0.0, 1, INFINITY, &s->dt_min))
     return c->err->code;
+  if (s->cfl == 0.0 && bound)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: time.%s: expected only with time.cfl > 0 "
+                         "(adaptive time steps); with fixed steps every step is time.dt",
+                         c->file, bound);
+  if (s->cfl > 0.0 && s->dt_min > s->dt_max)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: time.dt_min: expected a number <= "
+                         "time.dt_max (%g), got %g", c->file, s->dt_max, s->dt_min);
   return VBC_OK;
 }
 

@@ -94,6 +94,8 @@ typedef struct vbc_scene {
   int dim;
   double spacing;
   double dt, t_end, output_interval;
+  /* adaptive time steps (app/time_step.h): time.cfl > 0 turns them on; 0: every step is dt */
+  double cfl, dt_max, dt_min;
   vbc_vec gravity;
   double density, viscosity, re_over_l;
   double sph_support_over_l; /* support H / l of the SPH kernel (sph_density, XSPH) */

@@ -7,6 +7,7 @@
 #include "app/generate.h"
 #include "core/clock.h"
 #include "core/parallel.h"
+#include "app/schedule.h"
 #include "app/sim.h"
 #include "core/viscosity.h"
 #include "core/viscosity_sph.h"
@@ -127,7 +128,8 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
     default_domain(sim);
   }
   /* the last step ends at or just after time.end */
-  sim->nsteps = (long)ceil(scene->t_end / scene->dt - 1e-9);
+  sim->nsteps = scene->cfl > 0.0 ? VBC_SCHEDULE_OPEN : (long)ceil(scene->t_end / scene->dt - 1e-9);
+  vbc_time_steps_init(&sim->time_steps, scene);
   sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
   if (sim->acc == NULL || init_bodies(sim, err) != VBC_OK) return err->code;
   if (check_overlaps(sim, err) != VBC_OK) return err->code;

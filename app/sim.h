@@ -9,6 +9,7 @@
 #include "core/lattice.h"
 #include "core/particles.h"
 #include "app/scene.h"
+#include "app/time_step.h"
 
 typedef struct vbc_sim {
   const vbc_scene *scene;
@@ -23,8 +24,9 @@ typedef struct vbc_sim {
   vbc_body *bodies;   /* scene->nbodies rigid bodies (sys.bodies points here) */
   vbc_vec *offset;    /* per particle: body-frame offset of a rigid particle */
   vbc_vec *acc; /* scratch: explicit accelerations */
-  long step, nsteps;
+  long step, nsteps;   /* nsteps: VBC_SCHEDULE_OPEN with adaptive steps (app/schedule.h) */
   double time;
+  vbc_time_steps time_steps; /* sizes of the steps so far (app/time_step.h) */
   double body_seconds; /* wall time of the bodies' integration (vbc_sim_advect), a timing */
   vbc_coupling coupling; /* the scene's coupler: its blocks, solvers and stages */
 } vbc_sim;

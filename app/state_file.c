@@ -55,7 +55,8 @@ int vbc_state_write_sections(const char *path, const vbc_state_header *h,
 
 vbc_state_header vbc_state_header_of(const vbc_sim *sim) {
   vbc_state_header h = {.dim = sim->sys.dim, .n = sim->particles.n, .step = sim->step,
-                        .time = sim->time, .spacing = sim->sys.spacing, .dt = sim->sys.dt};
+                        .time = sim->time, .spacing = sim->sys.spacing,
+                        .dt = sim->scene->dt}; /* the scene's, even where steps adapt */
   snprintf(h.scene, sizeof h.scene, "%s", sim->scene->name);
   return h;
 }
@@ -313,9 +314,9 @@ static int check_fits(const vbc_state *st, const char *path, const vbc_sim *sim,
   else if (st->h.spacing != sim->sys.spacing)
     snprintf(what, sizeof what, "spacing %.10g in the state, %.10g in the scene", st->h.spacing,
              sim->sys.spacing);
-  else if (st->h.dt != sim->sys.dt)
+  else if (st->h.dt != sim->scene->dt)
     snprintf(what, sizeof what, "time.dt %.10g in the state, %.10g in the scene", st->h.dt,
-             sim->sys.dt);
+             sim->scene->dt);
   else
     what[0] = '\0';
   for (size_t i = 0; i < a->n && what[0] == '\0'; ++i)

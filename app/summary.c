@@ -121,6 +121,7 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                                                               : 0.0);
   cJSON_AddItemToObject(root, "solver", solver_stats(st));
   cJSON_AddItemToObject(root, "timing", vbc_profile_json(st, sim));
+  cJSON_AddItemToObject(root, "time_steps", vbc_time_steps_json(&sim->time_steps));
   cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();
   stage_metrics(st, m);
   cJSON_AddItemToObject(root, "metrics", m);

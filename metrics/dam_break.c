@@ -205,11 +205,23 @@ static double wall_height(const dam_state *s, const vbc_sim *sim) {
 }
 
 
+/* Room for cap samples (one per step and one at t = 0; alloc sizes it for fixed steps). */
+static int grow(dam_state *s, size_t cap, vbc_error *err) {
+  double *T = realloc(s->T, cap * sizeof *T);
+  if (T) s->T = T;
+  double *Z = T ? realloc(s->Z, cap * sizeof *Z) : NULL;
+  if (Z) s->Z = Z;
+  if (T == NULL || Z == NULL)
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (dam_break, %zu samples)", cap);
+  s->cap = cap;
+  return VBC_OK;
+}
+
 static int dam_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   dam_state *s = state;
   s->front_x = front_position(s, sim);
-  if (s->n == s->cap) /* one sample per step and one at t = 0: sized at alloc */
-    return vbc_error_set(err, VBC_EXIT_SYSTEM, "dam_break: more samples than steps (%zu)", s->cap);
+  if (s->n == s->cap && grow(s, 2 * s->cap, err) != VBC_OK) /* adaptive steps: more steps */
+    return err->code;
   s->T[s->n] = sim->time * s->time_scale;
   s->Z[s->n] = s->front_x / s->a;
   s->n++;
@@ -323,9 +335,7 @@ static int dam_save(const void *state, vbc_blob *out, vbc_error *err) {
 static int dam_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
   dam_state *s = state;
   const size_t n = (size_t)sim->step + 1; /* t = 0 and every step so far */
-  if (n > s->cap)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: step %ld is past the run's end", in->what,
-                         sim->step);
+  if (n > s->cap && grow(s, n, err) != VBC_OK) return err->code;
   if (vbc_reader_get(in, &s->front_x, sizeof s->front_x, err) != VBC_OK ||
       vbc_reader_get_array(in, s->T, n, sizeof *s->T, err) != VBC_OK ||
       vbc_reader_get_array(in, s->Z, n, sizeof *s->Z, err) != VBC_OK)
