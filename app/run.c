@@ -399,6 +399,7 @@ static void keep_for_resume(loop *L, vbc_error *err) {
 int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   loop *L = vbc_calloc(1, sizeof *L, err);
   if (L == NULL) return err->code;
+  L->checkpoint_step = -1; /* none: a failing setup has no checkpoint to point to */
   int rc = setup(L, sc, opt, err);
   if (rc == VBC_OK) {
     L->stats.threads = omp_get_max_threads();

@@ -52,6 +52,7 @@
  * final_front_Z at the end. series.csv's front_T is t sqrt(2g/a) + time_shift, never the fitted
  * shift (the series are written before the fit). */
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
@@ -156,7 +157,9 @@ static void *dam_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) 
   s->fit_until = vbc_param_number(params, dam_params, "fit_until");
   s->l = l;
   s->min_neighbours = (long)vbc_param_number(params, dam_params, "min_neighbours");
-  s->cap = (size_t)(sim->nsteps > 0 ? sim->nsteps : 0) + 1;
+  /* adaptive steps (no step count): room for the steps of time.dt_max, grown when needed */
+  s->cap = (size_t)(sim->nsteps == LONG_MAX ? ceil(sc->t_end / sc->dt_max)
+                                           : (double)(sim->nsteps > 0 ? sim->nsteps : 0)) + 1;
   s->T = vbc_calloc(s->cap, sizeof *s->T, err);
   s->Z = s->T ? vbc_calloc(s->cap, sizeof *s->Z, err) : NULL;
   if (s->Z == NULL) {

@@ -93,8 +93,8 @@ static int run_with_kills(const char *const *args, const char *dir, int kills, u
   return struck;
 }
 
-static void kill_and_resume(const char *name, const char *scene, const char *const *sets,
-                            int frames) {
+static const char *kill_and_resume(const char *name, const char *scene,
+                                   const char *const *sets, int frames) {
   const char *root = test_dir(name);
   char full[1100], part[1100];
   snprintf(full, sizeof full, "%s/full", root);
@@ -110,6 +110,7 @@ static void kill_and_resume(const char *name, const char *scene, const char *con
   args[n + 2] = "--checkpoint-every", args[n + 3] = "1", args[n + 4] = NULL;
   cr_assert_geq(run_with_kills(args, part, 3, (unsigned)time(NULL)), 1, "killed at least once");
   expect_same_run(full, part, frames);
+  return root;
 }
 
 Test(checkpoint, a_killed_fluid_run_resumes_bit_for_bit) {
@@ -126,6 +127,25 @@ Test(checkpoint, a_killed_body_run_under_strong_coupling_resumes_bit_for_bit) {
 Test(checkpoint, a_killed_lemke_contacts_run_resumes_bit_for_bit) {
   kill_and_resume("ck_kurose", "experiments/scenes/kurose_bodies.json",
                   SETS("spacing=0.04", "time.end=0.2"), 0);
+}
+
+/* Adaptive steps (time.cfl): the step sizes come from the restored state, the statistics from
+ * the checkpoint. */
+Test(checkpoint, a_killed_run_with_adaptive_steps_resumes_bit_for_bit) {
+  const char *root =
+      kill_and_resume("ck_adaptive", "experiments/scenes/dam_break.json",
+                      SETS("spacing=0.02", "time.end=0.2", "time.dt=0.004", "time.cfl=0.4",
+                           "time.output_interval=0.02"), 0);
+  char pa[1200], pb[1200];
+  snprintf(pa, sizeof pa, "%s/full/summary.json", root);
+  snprintf(pb, sizeof pb, "%s/part/summary.json", root);
+  cJSON *a = read_json(pa), *b = read_json(pb);
+  char *ta = cJSON_PrintUnformatted(cJSON_GetObjectItem(a, "time_steps"));
+  char *tb = cJSON_PrintUnformatted(cJSON_GetObjectItem(b, "time_steps"));
+  cr_assert_str_eq(ta, tb);
+  cr_assert(json_number(a, "time_steps.dt_min") < 0.004, "the steps adapted: %s", ta);
+  free(ta), free(tb);
+  cJSON_Delete(a), cJSON_Delete(b);
 }
 
 /* A run with a checkpoint left in dir (killed right after its first one). */
