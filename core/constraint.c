@@ -153,12 +153,7 @@ void vbc_problem_finish(vbc_problem *pb) {
   }
 }
 
-/* Sum of one block's row errors (vbc_problem_mean_error) and how many rows count. */
-static double block_error_sum(const vbc_block *b, const vbc_system *sys, size_t *count) {
-  const vbc_rows *r = &b->rows;
-  *count = 0;
-  if (r->n == 0) return 0.0;
-  const double scale = b->type->error_scale(b->state, sys);
+double vbc_rows_error_sum(const vbc_rows *r, double scale, size_t *count) {
   size_t active = 0;
 #pragma omp parallel for schedule(static) reduction(+ : active) if (r->n >= VBC_PARALLEL_MIN)
   for (size_t k = 0; k < r->n; ++k) {
@@ -169,6 +164,15 @@ static double block_error_sum(const vbc_block *b, const vbc_system *sys, size_t 
   }
   *count = active;
   return vbc_sum(r->scratch, r->n);
+}
+
+/* Sum of one block's row errors (vbc_problem_mean_error) and how many rows count. */
+static double block_error_sum(const vbc_block *b, const vbc_system *sys, size_t *count) {
+  const vbc_rows *r = &b->rows;
+  *count = 0;
+  if (r->n == 0) return 0.0;
+  if (b->type->error_sum) return b->type->error_sum(b->state, sys, r, count);
+  return vbc_rows_error_sum(r, b->type->error_scale(b->state, sys), count);
 }
 
 double vbc_problem_mean_error(const vbc_problem *pb, double *per_block) {

@@ -134,6 +134,10 @@ typedef struct vbc_rows {
   double *scratch;  /* for solvers (e.g. the impulse change of a Jacobi iteration) */
 } vbc_rows;
 
+/* The default error measure of a block's rows: the sum of scale |r_k| over the rows that can
+ * still move (r_k > 0 below hi_k, r_k < 0 above lo_k), *count the rows with A_kk > 0. Uses
+ * rows->scratch. */
+double vbc_rows_error_sum(const vbc_rows *rows, double scale, size_t *count);
 int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err);
 void vbc_rows_free(vbc_rows *rows);
 
@@ -208,6 +212,11 @@ typedef struct vbc_block_type {
    * density rows, whose h r_k is rho*_k - rho0 (IISPH's density error), h / n0 for MPS rows.
    * vbc_solve averages these errors (vbc_problem_mean_error) for the error stopping test. */
   double (*error_scale)(const void *state, const vbc_system *sys);
+  /* Optional (NULL: vbc_rows_error_sum with error_scale). A block's own error measure (with error_scale set): the sum of its
+   * rows' errors, and in *count what the sum is divided by (a peer's definition, so that a
+   * tolerance means what it means there: sph_density's error_measure). */
+  double (*error_sum)(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                      size_t *count);
   /* Optional (NULL: not offered). For a block that treats wall and rigid particles as moving
    * walls: impulse[i] += the impulse its rows' current lambda exert on each such particle i, the
    * reaction to what they gave the fluid (Akinci 2012's boundary force times h). A weak coupler

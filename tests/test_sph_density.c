@@ -24,6 +24,7 @@ typedef struct fixture {
 } fixture;
 
 static const double L = 0.02, DT = 0.001, RHO0 = 1000.0, H = 2.0 * 0.02;
+static const char *error_measure = NULL; /* the block's error_measure; NULL: its default */
 
 /* Fluid on the lattice of spacing L in [0, nx L] x [0, ny L], in a tank of `layers` wall layers
  * (none for 0), every particle at rest; then the block's rows, with Akinci's boundary volumes or
@@ -46,6 +47,7 @@ static void setup_kernel(fixture *f, int nx, int ny, int layers, int akinci, int
   cJSON *params = cJSON_CreateObject();
   cJSON_AddBoolToObject(params, "akinci_volumes", akinci);
   cJSON_AddBoolToObject(params, "wall_pressure", walls);
+  if (error_measure) cJSON_AddStringToObject(params, "error_measure", error_measure);
   cr_assert_eq(vbc_block_init(&f->block, &vbc_block_sph_density, params, &f->sys, "fluid", &err),
                0, "%s", err.message);
   cJSON_Delete(params);
@@ -300,6 +302,38 @@ Test(sph_density, jacobi_stops_on_the_average_density_error) {
   cr_assert_leq(tight.mean_error, 1e-5);
   teardown(&f);
   teardown(&g);
+}
+
+/* error_measure positive_pressure, SPlisHSPlasH's IISPH measure: the signed predicted density
+ * error summed over fluid particles with p > 0, divided by all fluid particles; wall rows count in
+ * neither. Squeezed water in a tank with pressured walls (that h r_i is rho*_i - rho0 is checked
+ * above). */
+Test(sph_density, positive_pressure_error_is_splishsplashs_average_density_error) {
+  fixture f;
+  error_measure = "positive_pressure";
+  setup(&f, 12, 10, 2);
+  error_measure = NULL;
+  for (size_t i = 0; i < f.p.n; ++i)
+    if (f.p.kind[i] == VBC_FLUID)
+      f.p.vel[i] = vbc_vec_make(-2.0 * (f.p.pos[i].x - 6 * L), -1.0 * (f.p.pos[i].y - 5 * L), 0.0);
+  vbc_solve_result res = solve_block(&f.sys, &f.block, "jacobi", 0.5, 1e-12, 1e-4);
+  cr_assert_eq(res.reason, VBC_STOP_ERROR);
+  double sum = 0.0;
+  size_t fluid = 0, walls = 0;
+  for (size_t r = 0; r < f.block.rows.n; ++r) {
+    /* fluid particles come first, one row each; every particle after them is a wall */
+    const int is_fluid = f.p.kind[r] == VBC_FLUID;
+    const double e = DT * f.block.rows.residual[r] / RHO0; /* (rho*_i - rho0) / rho0 */
+    fluid += (size_t)is_fluid;
+    walls += (size_t)!is_fluid;
+    if (is_fluid && f.block.rows.impulse[r] > 0.0) sum += e;
+  }
+  cr_assert_gt(walls, 0, "wall rows exist and are left out");
+  cr_assert_eq(fluid, 120);
+  cr_assert_leq(res.mean_error, 1e-4);
+  cr_assert_lt(fabs(sum / (double)fluid - res.mean_error), 1e-12, "mean error %g, recomputed %g",
+               res.mean_error, sum / (double)fluid);
+  teardown(&f);
 }
 
 /* Water falling onto the floor of a tank: the momentum the pressure gave the fluid is exactly the

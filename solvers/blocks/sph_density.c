@@ -68,6 +68,7 @@
 
 #include "core/kernel.h"
 #include "core/parallel.h"
+#include "core/reduce.h"
 #include "solvers/blocks/blocks.h"
 
 typedef struct sph_state {
@@ -75,6 +76,7 @@ typedef struct sph_state {
   double grad_scale; /* 1/M: the kernel gradient calibrated on the lattice */
   double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
   int warm_start, akinci_volumes, wall_pressure;
+  int positive_pressure_error; /* error_measure: SPlisHSPlasH's (sph_error_sum) */
   int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
   double surface_beta; /* free surface: rho_i < beta rho0 */
   double warm_start_factor;
@@ -86,6 +88,8 @@ typedef struct sph_state {
   vbc_vec *grad;       /* per pair, aligned with sys->nbrs->index: grad_i W_ij, rows only */
   vbc_vec *g;          /* per row: sum_j V_j grad W_ij */
 } sph_state;
+
+static const char *const sph_error_measures[] = {"active_rows", "positive_pressure", NULL};
 
 static const vbc_param_spec sph_params[] = {
     {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
@@ -104,6 +108,12 @@ static const vbc_param_spec sph_params[] = {
     {"wall_pressure", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "wall and rigid particles with a fluid neighbour get density rows (a pressure) too, as in "
      "MPS; false: Akinci's scheme, boundaries act only through the fluid's own rows"},
+    {"error_measure", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "the mean density error the solver's error_tolerance bounds: active_rows, |rho*_i - rho0| / "
+     "rho0 averaged over the rows (fluid and wall) that can still move; positive_pressure, "
+     "SPlisHSPlasH's IISPH: the signed (rho*_i - rho0) / rho0 summed over fluid particles with "
+     "p_i > 0, divided by all fluid particles",
+     sph_error_measures},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 /* The volume V = l^d / S, S = sum_j l^d W(|x_j|) over the ideal lattice of spacing l (self
@@ -143,6 +153,7 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->surface_beta = vbc_param_number(params, sph_params, "surface_beta");
   s->akinci_volumes = vbc_param_bool(params, sph_params, "akinci_volumes");
   s->wall_pressure = vbc_param_bool(params, sph_params, "wall_pressure");
+  s->positive_pressure_error = vbc_param_choice(params, sph_params, "error_measure") == 1;
   *support = s->k.H;
   return s;
 }
@@ -419,6 +430,28 @@ static double sph_error_scale(const void *state, const vbc_system *sys) {
   return sys->dt / sys->density;
 }
 
+/* error_measure positive_pressure: SPlisHSPlasH's IISPH averages the signed predicted density
+ * error over the particles with a positive pressure and divides by all fluid particles (its
+ * TimeStepIISPH's avg_density_err); with h r_i = rho*_i - rho0 that is the sum of h r_i / rho0
+ * over fluid rows with lambda_i > 0, over the number of fluid particles. active_rows: the
+ * default measure. */
+static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                            size_t *count) {
+  const sph_state *s = state;
+  const vbc_particles *p = sys->particles;
+  const double scale = sph_error_scale(state, sys);
+  if (!s->positive_pressure_error) return vbc_rows_error_sum(rows, scale, count);
+  size_t fluid = 0;
+#pragma omp parallel for schedule(static) reduction(+ : fluid) if (rows->n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < rows->n; ++r) {
+    const int is_fluid = p->kind[s->particle_of[r]] == VBC_FLUID;
+    rows->scratch[r] = is_fluid && rows->impulse[r] > 0.0 ? scale * rows->residual[r] : 0.0;
+    fluid += (size_t)is_fluid;
+  }
+  *count = fluid;
+  return vbc_sum(rows->scratch, rows->n);
+}
+
 static unsigned sph_traits(const void *state) {
   return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
 }
@@ -439,5 +472,6 @@ const vbc_block_type vbc_block_sph_density = {
     .jacobian = sph_jacobian,
     .finish = sph_finish,
     .error_scale = sph_error_scale,
+    .error_sum = sph_error_sum,
     .boundary_impulses = sph_boundary_impulses,
 };
