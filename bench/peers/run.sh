@@ -1,0 +1,149 @@
+#!/bin/sh
+# bench/peers/run.sh — vbc against its peers on the same scenes (bench/peers/README.md): the
+# 3D dam break of SPlisHSPlasH's DamBreakModel (with an SPlisHSPlasH binary given by path) and
+# PySPH's dam_break_2d --scheme iisph (where `import pysph` works). Each code runs RUNS times per
+# thread count, alternating with its peer so that both see the same machine load; the table gives
+# medians of particle-steps/s (fluid particles x steps / wall seconds of the time loop),
+# iterations per step and the ratio vbc / peer.
+#
+#   bench/peers/run.sh [--vbc BUILD/vbc] [--splishsplash PATH/SPHSimulator] [--threads "1 2"]
+#                      [--runs 3] [--end SECONDS] [--out DIR] [--set KEY=VALUE]...
+#
+# --end shortens both codes' runs alike (the scenes run 1 s); --set goes to vbc only (e.g.
+# fluid.sph_support_over_l=3 for the 2D matched neighbourhood). Not a test: nothing asserts.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+vbc="$root/build/vbc"
+sph=""
+threads="1 2"
+runs=3
+end=""
+out="$root/results/bench_peers"
+sets=""
+py=/usr/bin/python3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --vbc) vbc=$2; shift 2 ;;
+    --splishsplash) sph=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --end) end=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --set) sets="$sets --set $2"; shift 2 ;;
+    *) echo "run.sh: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
+  esac
+done
+[ -x "$vbc" ] || { echo "run.sh: no vbc binary at $vbc (build first, or --vbc PATH)" >&2; exit 2; }
+mkdir -p "$out"
+rows="$out/rows.csv"
+echo "scene,code,threads,run,particle_steps_per_second,iterations_per_step" > "$rows"
+
+# vbc: particle_steps_per_second and the primary stage's mean iterations from summary.json.
+run_vbc() { # scene threads run
+  d="$out/vbc_$1_t$2_r$3"
+  e=""
+  [ -n "$end" ] && e="--set time.end=$end"
+  # shellcheck disable=SC2086
+  "$vbc" run "$root/experiments/scenes/$1.json" --threads "$2" --quiet --out "$d" $e $sets
+  "$py" - "$d/summary.json" "$1" "$2" "$3" >> "$rows" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+its = s["solver"]["iterations_mean"]  # the primary stage's: the fluid solve
+print(f"{sys.argv[2]},vbc,{sys.argv[3]},{sys.argv[4]},{s['particle_steps_per_second']:.0f},{its:.3f}")
+PY
+}
+
+# PySPH's example, its time from the info file's cpu_time (the run without the set-up and the
+# compilation of its kernels), its steps from the debug log; --iisph-debug prints one line per
+# convergence check, which its iterated group makes after every iteration but the first
+# (min_iterations 2), so iterations = lines + steps.
+run_pysph() { # scene threads run
+  d="$out/pysph_t$2_r$3"
+  rm -rf "$d"
+  omp="--no-openmp"
+  [ "$2" -gt 1 ] && omp="--openmp"
+  OMP_NUM_THREADS=$2 "$py" -m pysph.examples.dam_break_2d --scheme iisph --iisph-debug -v debug \
+    --tf "${end:-1.0}" -d "$d" --disable-output $omp > "$d.stdout" 2>&1
+  "$py" - "$d" "$1" "$2" "$3" >> "$rows" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+info = json.load(open(f"{d}/dam_break_2d.info"))
+steps = max(int(m) for m in re.findall(r"Iteration=(\d+)", open(f"{d}/dam_break_2d.log").read()))
+text = open(d + ".stdout").read()
+its = len(re.findall(r"^(?:Not converged|Converged):", text, re.M))
+print(f"{sys.argv[2]},pysph,{sys.argv[3]},{sys.argv[4]},{2278 * steps / info['cpu_time']:.0f},{(its + steps) / steps:.3f}")
+PY
+}
+
+# SPlisHSPlasH: DamBreakModel with IISPH at fixed 0.004 s steps (bench/peers/README.md); the
+# scene file is written next to the binary's data folder (its UnitBox.obj); the time is the wall
+# time of the process, its set-up included, so a first run builds the volume map's cache.
+run_splishsplash() { # scene threads run
+  d="$out/splishsplash_t$2_r$3"
+  mkdir -p "$d"
+  data=$(cd "$(dirname "$sph")/../data" 2>/dev/null && pwd) || data=""
+  [ -n "$data" ] || { echo "run.sh: no data/ folder next to $sph" >&2; return 0; }
+  "$py" - "$d/scene.json" "$data/models/UnitBox.obj" "${end:-1.0}" <<'PY'
+import json, sys
+scene = {
+  "Configuration": {"particleRadius": 0.025, "density0": 1000, "simulationMethod": 1,
+                    "gravitation": [0, -9.81, 0], "timeStepSize": 0.004, "cflMethod": 0,
+                    "maxIterations": 100, "minIterations": 2, "maxError": 0.05,
+                    "boundaryHandlingMethod": 2, "stopAt": float(sys.argv[3]),
+                    "enableVTKExport": False, "enablePartioExport": False},
+  "Materials": [{"id": "Fluid", "viscosity": 0.01, "viscosityMethod": 1}],
+  "RigidBodies": [{"geometryFile": sys.argv[2], "translation": [0, 1.5, 0],
+                   "scale": [4, 3, 1.5], "isDynamic": False, "isWall": True,
+                   "mapInvert": True, "mapThickness": 0.0, "mapResolution": [40, 30, 15]}],
+  "FluidBlocks": [{"denseMode": 0, "start": [-0.5, 0.0, -0.5], "end": [0.5, 1.0, 0.5],
+                   "translation": [-1.45, 0.05, 0.0], "scale": [1, 1, 1]}]}
+json.dump(scene, open(sys.argv[1], "w"), indent=1)
+PY
+  t0=$("$py" -c "import time; print(time.time())")
+  OMP_NUM_THREADS=$2 "$sph" --no-gui --no-initial-pause --stopAt "${end:-1.0}" \
+    --output-dir "$d" "$d/scene.json" > "$d.stdout" 2>&1
+  "$py" - "$t0" "$1" "$2" "$3" "${end:-1.0}" >> "$rows" <<'PY'
+import sys, time
+wall = time.time() - float(sys.argv[1])
+steps = round(float(sys.argv[5]) / 0.004)
+print(f"{sys.argv[2]},splishsplash,{sys.argv[3]},{sys.argv[4]},{6859 * steps / wall:.0f},")
+PY
+}
+
+have_pysph=0
+"$py" -c "import pysph" 2>/dev/null && have_pysph=1
+[ $have_pysph = 1 ] || echo "run.sh: PySPH not importable by $py: 2D peer skipped" >&2
+[ -n "$sph" ] || echo "run.sh: no --splishsplash PATH: 3D peer skipped" >&2
+
+for t in $threads; do
+  r=1
+  while [ $r -le "$runs" ]; do
+    run_vbc bench_splishsplash_dambreak_3d "$t" "$r"
+    [ -n "$sph" ] && run_splishsplash bench_splishsplash_dambreak_3d "$t" "$r"
+    run_vbc bench_pysph_dam_break_2d "$t" "$r"
+    [ $have_pysph = 1 ] && run_pysph bench_pysph_dam_break_2d "$t" "$r"
+    r=$((r + 1))
+  done
+done
+
+"$py" - "$rows" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def med(scene, code, t, key):
+    v = [float(r[key]) for r in rows if r["scene"] == scene and r["code"] == code
+         and r["threads"] == t and r[key] != ""]
+    return statistics.median(v) if v else None
+print("| scene | threads | vbc particle-steps/s | vbc iterations/step | peer | peer particle-steps/s | peer iterations/step | vbc / peer |")
+print("|---|---|---|---|---|---|---|---|")
+for scene in sorted({r["scene"] for r in rows}):
+    for t in sorted({r["threads"] for r in rows}):
+        v, vi = med(scene, "vbc", t, "particle_steps_per_second"), med(scene, "vbc", t, "iterations_per_step")
+        if v is None: continue
+        peers = sorted({r["code"] for r in rows if r["scene"] == scene and r["code"] != "vbc"}) or ["-"]
+        for p in peers:
+            pv, pi = med(scene, p, t, "particle_steps_per_second"), med(scene, p, t, "iterations_per_step")
+            f = lambda x, d: "-" if x is None else f"{x:.{d}f}"
+            ratio = f"{v / pv:.2f}" if pv else "-"
+            print(f"| {scene} | {t} | {v:.0f} | {f(vi, 2)} | {p} | {f(pv, 0)} | {f(pi, 2)} | {ratio} |")
+PY
