@@ -127,6 +127,39 @@ static size_t scan_neighbours(const vbc_grid *g, const vbc_vec *pos, size_t i, d
   return count;
 }
 
+/* At least the neighbours of particle i: the particles of the cells scan_neighbours visits. */
+static size_t cells_population(const vbc_grid *g, size_t i) {
+  long c[3];
+  cell_coords(g, g->cell_of[i], c);
+  const long r[3] = {1, g->dim > 1, g->dim > 2};
+  size_t count = 0;
+  for (long z = c[2] - r[2]; z <= c[2] + r[2]; ++z)
+    for (long y = c[1] - r[1]; y <= c[1] + r[1]; ++y)
+      for (long x = c[0] - r[0]; x <= c[0] + r[0]; ++x)
+        if (x >= 0 && x < g->nc[0] && y >= 0 && y < g->nc[1] && z >= 0 && z < g->nc[2]) {
+          const size_t cell = (size_t)(x + g->nc[0] * (y + g->nc[1] * z));
+          count += g->cell_start[cell + 1] - g->cell_start[cell];
+        }
+  return count;
+}
+
+/* Room for `need` pairs in a chunk's scratch; 0 when out of memory. */
+static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
+  if (need <= b->cap) return 1;
+  const size_t cap = need > 2 * b->cap ? need : 2 * b->cap;
+  uint32_t *index = realloc(b->index, cap * sizeof *index);
+  if (index) b->index = index;
+  double *dist = index ? realloc(b->dist, cap * sizeof *dist) : NULL;
+  if (dist) b->dist = dist;
+  if (index && dist) b->cap = cap;
+  return index && dist;
+}
+
+enum { CHUNK = 512 }; /* particles per block of the one-pass search */
+
+/* One pass over the particles: each block of CHUNK particles scans into its own scratch (any
+ * thread may take it), the prefix sum of the counts places the blocks, and they are copied into
+ * place. The lists are those of a count-then-fill search, in the same order. */
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err) {
   if (radius > g->cell * (1.0 + 1e-12))
@@ -139,21 +172,52 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
   nb->n = n;
   nb->radius = radius;
   nb->start[0] = 0;
-#pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) nb->start[i + 1] = scan_neighbours(g, pos, i, radius, NULL, NULL);
+  const size_t nchunks = (n + CHUNK - 1) / CHUNK;
+  if (nchunks > nb->nchunks) {
+    vbc_neighbor_chunk *c = realloc(nb->chunk, nchunks * sizeof *c);
+    if (c == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
+    memset(c + nb->nchunks, 0, (nchunks - nb->nchunks) * sizeof *c);
+    nb->chunk = c;
+    nb->nchunks = nchunks;
+  }
+  int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
+  for (size_t c = 0; c < nchunks; ++c) {
+    vbc_neighbor_chunk *b = &nb->chunk[c];
+    const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
+    size_t used = 0;
+    for (size_t i = c * CHUNK; i < hi; ++i) {
+      if (!chunk_reserve(b, used + cells_population(g, i))) {
+#pragma omp atomic write
+        failed = 1;
+        break;
+      }
+      const size_t k = scan_neighbours(g, pos, i, radius, b->index + used, b->dist + used);
+      nb->start[i + 1] = k;
+      used += k;
+    }
+  }
+  if (failed) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
   for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
   nb->npairs = nb->start[n];
   if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
                (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
     return err->code;
   if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
-#pragma omp parallel for schedule(dynamic, 256) if (n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i)
-    scan_neighbours(g, pos, i, radius, nb->index + nb->start[i], nb->dist + nb->start[i]);
+#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
+  for (size_t c = 0; c < nchunks; ++c) {
+    const size_t lo = nb->start[c * CHUNK];
+    const size_t count = nb->start[(c + 1) * CHUNK < n ? (c + 1) * CHUNK : n] - lo;
+    if (count == 0) continue;
+    memcpy(nb->index + lo, nb->chunk[c].index, count * sizeof *nb->index);
+    memcpy(nb->dist + lo, nb->chunk[c].dist, count * sizeof *nb->dist);
+  }
   return VBC_OK;
 }
 
 void vbc_neighbors_free(vbc_neighbors *nb) {
+  for (size_t c = 0; c < nb->nchunks; ++c) free(nb->chunk[c].index), free(nb->chunk[c].dist);
+  free(nb->chunk);
   free(nb->start);
   free(nb->index);
   free(nb->dist);

@@ -37,6 +37,13 @@ typedef struct vbc_grid {
   size_t cap_cells, cap_n;
 } vbc_grid;
 
+/* The lists of one block of particles as the one-pass search finds them (vbc_neighbors_build). */
+typedef struct vbc_neighbor_chunk {
+  uint32_t *index;
+  double *dist;
+  size_t cap;
+} vbc_neighbor_chunk;
+
 typedef struct vbc_neighbors {
   size_t n, npairs;
   double radius;
@@ -44,6 +51,8 @@ typedef struct vbc_neighbors {
   uint32_t *index; /* npairs */
   double *dist;    /* npairs: |r_j - r_i|, so that no pass computes it again */
   size_t cap_n, cap_pairs;
+  vbc_neighbor_chunk *chunk; /* scratch of the search, kept between builds */
+  size_t nchunks;
 } vbc_neighbors;
 
 typedef struct vbc_colouring {
