@@ -249,3 +249,27 @@ void case_dir(const char *cases, char *buf, size_t size) {
     if (e->d_name[0] != '.') snprintf(buf, size, "%s/%s", cases, e->d_name);
   if (d) closedir(d);
 }
+
+void sim_start(vbc_scene *sc, vbc_sim *sim, const char *name, const char *scene_text,
+               const char *const *sets, int nsets) {
+  const char *path = write_text(test_dir(name), "scene.json", scene_text);
+  vbc_error err = {0};
+  memset(sc, 0, sizeof *sc);
+  memset(sim, 0, sizeof *sim);
+  cr_assert_eq(vbc_scene_load(sc, path, sets, nsets, test_registry(), &err), 0, "%s", err.message);
+  cr_assert_eq(vbc_sim_init(sim, sc, &err), 0, "%s", err.message);
+}
+
+void sim_step(vbc_sim *sim, vbc_step_report *rep) {
+  vbc_step_report own;
+  if (rep == NULL) rep = &own;
+  memset(rep, 0, sizeof *rep);
+  vbc_error err = {0};
+  cr_assert_eq(vbc_sim_step(sim, rep, &err), 0, "step %ld: %s", sim->step, err.message);
+  sim->step++;
+}
+
+void sim_stop(vbc_scene *sc, vbc_sim *sim) {
+  vbc_sim_free(sim);
+  vbc_scene_free(sc);
+}

@@ -6,6 +6,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "app/scene.h"
+#include "app/sim.h"
 #include "core/constraint.h"
 
 /* Run `vbc` with args (NULL-terminated); stderr goes to *err_text (malloc'd, may be NULL).
@@ -54,6 +56,15 @@ vbc_solve_result solve_block(vbc_system *sys, vbc_block *block, const char *solv
 /* A minimal valid scene: a 0.3 m square of water (l = 0.05) in a tank, five steps; the base that
  * bad-input tests break one key of. */
 extern const char base_scene[];
+
+/* In-process runs: write scene_text to test_dir(name)/scene.json, load it with the --set
+ * assignments and set the simulation up; fails the calling test on any error. */
+void sim_start(vbc_scene *sc, vbc_sim *sim, const char *name, const char *scene_text,
+               const char *const *sets, int nsets);
+/* One time step (the step counter advanced as the time loop does); the step's report in *rep
+ * when rep is not NULL. Fails the calling test if the step fails. */
+void sim_step(vbc_sim *sim, vbc_step_report *rep);
+void sim_stop(vbc_scene *sc, vbc_sim *sim);
 
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);

@@ -34,20 +34,14 @@ typedef struct run {
 
 static void start(run *r, const char *name, const char *text, const char *const *sets,
                   int nsets) {
-  const char *path = write_text(test_dir(name), "scene.json", text);
-  vbc_error err = {0};
-  memset(r, 0, sizeof *r);
-  cr_assert_eq(vbc_scene_load(&r->sc, path, sets, nsets, test_registry(), &err), 0, "%s", err.message);
-  cr_assert_eq(vbc_sim_init(&r->sim, &r->sc, &err), 0, "%s", err.message);
+  r->max_rows = 0;
+  sim_start(&r->sc, &r->sim, name, text, sets, nsets);
 }
 
 static void steps(run *r, int n) {
   for (int k = 0; k < n; ++k) {
     vbc_step_report rep;
-    memset(&rep, 0, sizeof rep);
-    vbc_error err = {0};
-    cr_assert_eq(vbc_sim_step(&r->sim, &rep, &err), 0, "step %d: %s", k, err.message);
-    r->sim.step++;
+    sim_step(&r->sim, &rep);
     const vbc_stage_report *contact = &rep.stage[1]; /* the contact LCP */
     if (contact->solved) {
       cr_assert_str_eq(contact->figures.name[1], "lcp_error");
@@ -58,10 +52,7 @@ static void steps(run *r, int n) {
   }
 }
 
-static void stop(run *r) {
-  vbc_sim_free(&r->sim);
-  vbc_scene_free(&r->sc);
-}
+static void stop(run *r) { sim_stop(&r->sc, &r->sim); }
 
 Test(lemke_contacts, lemke_and_converged_pgs_give_the_same_body_velocity) {
   run a, b;

@@ -22,28 +22,14 @@ typedef struct run {
 
 static void start(run *r, const char *name, const char *text, const char *const *sets,
                   int nsets) {
-  const char *path = write_text(test_dir(name), "scene.json", text);
-  vbc_error err = {0};
-  memset(r, 0, sizeof *r);
-  cr_assert_eq(vbc_scene_load(&r->sc, path, sets, nsets, test_registry(), &err), 0, "%s",
-               err.message);
-  cr_assert_eq(vbc_sim_init(&r->sim, &r->sc, &err), 0, "%s", err.message);
+  sim_start(&r->sc, &r->sim, name, text, sets, nsets);
 }
 
 static void steps(run *r, int n) {
-  for (int k = 0; k < n; ++k) {
-    vbc_step_report rep;
-    memset(&rep, 0, sizeof rep);
-    vbc_error err = {0};
-    cr_assert_eq(vbc_sim_step(&r->sim, &rep, &err), 0, "step %d: %s", k, err.message);
-    r->sim.step++;
-  }
+  for (int k = 0; k < n; ++k) sim_step(&r->sim, NULL);
 }
 
-static void stop(run *r) {
-  vbc_sim_free(&r->sim);
-  vbc_scene_free(&r->sc);
-}
+static void stop(run *r) { sim_stop(&r->sc, &r->sim); }
 
 static vbc_vec momentum(const vbc_sim *sim) {
   vbc_vec P = vbc_vec_zero();
