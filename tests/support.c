@@ -273,3 +273,13 @@ void sim_stop(vbc_scene *sc, vbc_sim *sim) {
   vbc_sim_free(sim);
   vbc_scene_free(sc);
 }
+
+vbc_vec sim_momentum(const vbc_sim *sim) {
+  vbc_vec P = vbc_vec_zero();
+  for (size_t i = 0; i < sim->particles.n; ++i)
+    if (sim->particles.kind[i] == VBC_FLUID)
+      P = vbc_vec_axpy(P, sim->sys.fluid_mass, sim->particles.vel[i]);
+  for (size_t k = 0; k < sim->sys.nbodies; ++k)
+    P = vbc_vec_axpy(P, sim->bodies[k].mass, sim->bodies[k].v);
+  return P;
+}

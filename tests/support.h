@@ -65,6 +65,9 @@ void sim_start(vbc_scene *sc, vbc_sim *sim, const char *name, const char *scene_
  * when rep is not NULL. Fails the calling test if the step fails. */
 void sim_step(vbc_sim *sim, vbc_step_report *rep);
 void sim_stop(vbc_scene *sc, vbc_sim *sim);
+/* Linear momentum of the fluid particles and the bodies (walls and fixed bodies count through
+ * their bodies' velocities only). */
+vbc_vec sim_momentum(const vbc_sim *sim);
 
 /* Path of a file in the source tree. */
 const char *source_path(const char *rel);

@@ -117,22 +117,12 @@ static const char blob_scene[] =
     "            \"fluid\": {\"rigid_pressure\": true, \"wall_pressure\": false},\n"
     "            \"contact\": {\"restitution\": 0.0, \"alpha\": 0.0}}}\n";
 
-static vbc_vec momentum(const vbc_sim *sim) {
-  vbc_vec P = vbc_vec_zero();
-  for (size_t i = 0; i < sim->particles.n; ++i)
-    if (sim->particles.kind[i] == VBC_FLUID)
-      P = vbc_vec_axpy(P, sim->sys.fluid_mass, sim->particles.vel[i]);
-  for (size_t k = 0; k < sim->sys.nbodies; ++k)
-    P = vbc_vec_axpy(P, sim->bodies[k].mass, sim->bodies[k].v);
-  return P;
-}
-
 Test(lemke_contacts, a_blob_hitting_a_free_box_conserves_linear_momentum) {
   run r;
   start(&r, "lc_blob", blob_scene, NULL, 0);
-  const vbc_vec P0 = momentum(&r.sim);
+  const vbc_vec P0 = sim_momentum(&r.sim);
   steps(&r, 25);
-  const vbc_vec P1 = momentum(&r.sim);
+  const vbc_vec P1 = sim_momentum(&r.sim);
   double dP = vbc_vec_norm(vbc_vec_sub(P1, P0)) / vbc_vec_norm(P0);
   cr_assert_gt(r.max_rows, 1, "the blob reached the box (%zu contact rows)", r.max_rows);
   cr_assert_gt(r.sim.bodies[0].v.x, 0.05, "the box was pushed (v_x = %g)", r.sim.bodies[0].v.x);
