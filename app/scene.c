@@ -299,8 +299,8 @@ static int load_top(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   return vbc_json_vec(c, root, "", "gravity", s->dim, &g, &s->gravity);
 }
 
-int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
-                   const vbc_registry *registry, vbc_error *err) {
+static int load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
+                const vbc_registry *registry, vbc_error *err) {
   memset(s, 0, sizeof *s);
   snprintf(s->file, sizeof s->file, "%s", path);
   s->registry = registry;
@@ -320,6 +320,13 @@ int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int 
                          s->t_end, s->dt);
   vbc_scene_check_jacobi(s);
   return VBC_OK;
+}
+
+int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
+                   const vbc_registry *registry, vbc_error *err) {
+  const int rc = load(s, path, sets, nsets, registry, err);
+  if (rc != VBC_OK) vbc_scene_free(s); /* a library caller has nothing to clean up */
+  return rc;
 }
 
 void vbc_scene_free(vbc_scene *s) {

@@ -129,7 +129,8 @@ typedef struct vbc_scene {
 } vbc_scene;
 
 /* Load, apply the `--set` assignments, validate and resolve; module names are looked up in
- * registry, which must outlive the scene. */
+ * registry, which must outlive the scene. On failure the scene holds nothing (it need not, but
+ * may, be freed). */
 int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
                    const struct vbc_registry *registry, vbc_error *err);
 void vbc_scene_free(vbc_scene *s);
