@@ -87,9 +87,14 @@ int vbc_file_reopen(vbc_file *file, const char *path, const char *suffix, long s
 
 int vbc_file_check(vbc_file *file, vbc_error *err) {
   if (file->f == NULL) return VBC_OK;
+  /* A write that failed inside one of the row's fprintf calls (the buffer filled there) set the
+   * stream's error flag and errno then; the stream drops that buffer, so the fflush below may
+   * succeed with nothing to write and leave errno alone. Which of the two fails depends on where
+   * the buffer boundaries fall, so keep the earlier errno for the message. */
+  const int before = errno;
   errno = 0;
   const int flushed = fflush(file->f) == 0;
-  const int e = errno;
+  const int e = errno ? errno : before;
   if (flushed && !ferror(file->f)) return VBC_OK;
   return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: cannot write: %s", file->tmp,
                        e ? strerror(e) : "write error");
