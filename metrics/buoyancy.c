@@ -156,12 +156,10 @@ static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, dou
   *ratio = sum / (double)B->count;
   *fluid = NAN;
   if (s->tank == NULL) return VBC_OK;
-  size_t nf = 0;
-  for (size_t i = 0; i < p->n; ++i) nf += p->kind[i] == VBC_FLUID;
   double area = s->tank->max.x - s->tank->min.x;
   if (sim->sys.dim == 3) area *= s->tank->max.z - s->tank->min.z;
   double volume = area * (ys - s->tank->min.y) - sum * cell;
-  *fluid = (double)nf * cell / volume;
+  *fluid = (double)sim->nfluid * cell / volume;
   return VBC_OK;
 }
 

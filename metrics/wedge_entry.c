@@ -88,8 +88,14 @@ static int wedge_observe(void *state, const vbc_sim *sim, vbc_error *err) {
 /* v_y at time t, linear between samples (NAN outside the samples). */
 static double vy_at(const wedge_state *s, double t) {
   if (s->n == 0 || t < s->t[0] || t > s->t[s->n - 1]) return NAN;
-  size_t k = 1;
-  while (k < s->n && s->t[k] < t) ++k;
+  size_t lo = 1, hi = s->n; /* the first sample k >= 1 with t_k >= t (bisection: the force
+                              * reads it at every sample) */
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (s->t[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  const size_t k = lo;
   if (k >= s->n) return s->vy[s->n - 1];
   const double a = s->t[k - 1], b = s->t[k];
   return b > a ? s->vy[k - 1] + (s->vy[k] - s->vy[k - 1]) * (t - a) / (b - a) : s->vy[k];
