@@ -43,7 +43,7 @@ miyamoto_fig12_buoyancy|paper_figs/miyamoto_fig12_buoyancy/sweep.json|buoyancy s
 miyamoto_fig14_15_seesaw|paper_figs/miyamoto_fig14_15_seesaw/sweep.json|seesaw strong pms|
 dam_break_front|paper_figs/dam_break_front/sweep.json|sph_density akinci dam_break|
 dam_break_solver_convergence|experiments/sweeps/dam_break_solvers.json|mps sph_density pgs jacobi mprgp strong dam_break|
-he_table1_solvers|experiments/sweeps/table1_solvers.json|mps_poisson cg mprgp pgs jacobi lemke_contacts dam_break|
+he_table1_solvers|paper_figs/he_table1_solvers/run.sh|mps_poisson staggered cg mprgp pgs jacobi lemke_contacts dam_break|
 lcp_exact_reference|paper_figs/lcp_exact_reference/run.sh|mps pgs jacobi lemke strong lemke_contacts hydrostatic dam_break bodies|
 miyamoto_fig08_09_snapshots|paper_figs/miyamoto_fig08_09_snapshots/run.sh|mps pgs strong dam_break circular_patch|
 miyamoto_fig16_complex|paper_figs/miyamoto_fig16_complex/run.sh|mps pgs strong pin bodies|
