@@ -50,6 +50,7 @@ miyamoto_fig16_complex|paper_figs/miyamoto_fig16_complex/run.sh|mps pgs strong p
 lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pgs jacobi mprgp lemke strong dam_break|
 lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi mprgp lemke strong hydrostatic|
 he_fig11_wedge|paper_figs/he_fig11_wedge/sweep.json|staggered cg lemke wedge_entry|
+he_hydrostatic_staggered|paper_figs/he_hydrostatic_staggered/sweep.json|mps pgs strong staggered cg hydrostatic|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')

@@ -13,7 +13,10 @@ json(key) = system(sprintf('sed -n "s/.*.%s.:[[:space:]]*\([-0-9.e+][-0-9.e+]*\)
 
 set datafile separator comma
 set datafile columnheaders
-set title sprintf("Hydrostatic pressure at t = %s s (l = %s m, r_e/l = %s, h = %s s)", json("time"), json("spacing"), json("re_over_l"), json("dt"))
+# The coupler's name (first "coupler": "NAME" in summary.json): the same script draws the MPS-LCP
+# and He et al.'s staggered coupler (paper_figs/he_hydrostatic_staggered).
+coupler = system(sprintf('sed -n "s/.*.coupler.:[[:space:]]*.\\([a-z_]*\\).*/\\1/p" "%s/summary.json" | head -n 1', run))
+set title sprintf("Hydrostatic pressure at t = %s s, coupler %s (l = %s m, r_e/l = %s, h = %s s)", json("time"), coupler, json("spacing"), json("re_over_l"), json("dt"))
 set xlabel "depth below the free surface [m]"
 set ylabel "pressure [Pa]"
 set key top left box opaque
@@ -24,8 +27,8 @@ set yrange [*:*]
 do for [fmt in "png svg"] {
   if (fmt eq "png") { set terminal pngcairo size 900,640 font ",11" } else { set terminal svg size 900,640 dynamic font ",11" }
   set output out.".".fmt
-  plot run."/hydrostatic_profile.csv" using "depth":"pressure" with points pt 7 ps 0.5 lc rgb "#9db4d8" title "raw p (eq. 7 impulses)", \
-       ""                              using "depth":"pressure_smoothed" with points pt 7 ps 0.5 lc rgb "#d62728" title "smoothed p (eq. 42)", \
+  plot run."/hydrostatic_profile.csv" using "depth":"pressure" with points pt 7 ps 0.5 lc rgb "#9db4d8" title "raw p (the rows' impulses / h)", \
+       ""                              using "depth":"pressure_smoothed" with points pt 7 ps 0.5 lc rgb "#d62728" title "smoothed p (MPS: eq. 42; staggered: Shepard)", \
        ""                              using "depth":"pressure_theory" smooth unique with lines lw 2 lc rgb "black" title "rho g depth"
   set output
 }
