@@ -9,6 +9,7 @@
 #include "core/parallel.h"
 #include "app/schedule.h"
 #include "app/sim.h"
+#include "core/solid_normal.h"
 #include "core/viscosity.h"
 #include "core/viscosity_sph.h"
 
@@ -121,6 +122,9 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   if (scene->xsph > 0.0 ||
       (scene->viscosity > 0.0 && scene->viscosity_model == VBC_VISCOSITY_SPH))
     sim->support = fmax(sim->support, sys->sph.H);
+  /* the solid normals of the tangential wall viscosity sum over H too (core/solid_normal.h) */
+  const int tangential = scene->viscosity > 0.0 && scene->wall_viscosity_tangential;
+  if (tangential) sim->support = fmax(sim->support, sys->sph.H);
   if (scene->has_domain) {
     sim->domain_min = scene->domain_min;
     sim->domain_max = scene->domain_max;
@@ -131,7 +135,12 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sim->nsteps = scene->cfl > 0.0 ? VBC_SCHEDULE_OPEN : (long)ceil(scene->t_end / scene->dt - 1e-9);
   vbc_time_steps_init(&sim->time_steps, scene);
   sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
-  if (sim->acc == NULL || init_bodies(sim, err) != VBC_OK) return err->code;
+  if (sim->acc == NULL) return err->code;
+  if (tangential) {
+    sim->wall_normal = vbc_calloc(sim->particles.n, sizeof *sim->wall_normal, err);
+    if (sim->wall_normal == NULL) return err->code;
+  }
+  if (init_bodies(sim, err) != VBC_OK) return err->code;
   if (check_overlaps(sim, err) != VBC_OK) return err->code;
   const vbc_step_ops ops = {step_neighbours, step_explicit, step_advect, sim};
   if (vbc_coupling_init(&sim->coupling, scene->coupler, sys, scene->groups, scene->ngroups,
@@ -149,6 +158,7 @@ void vbc_sim_free(vbc_sim *sim) {
   vbc_coupling_free(&sim->coupling);
   vbc_particles_free(&sim->particles);
   free(sim->acc);
+  free(sim->wall_normal);
   free(sim->bodies);
   free(sim->offset);
   vbc_grid_free(&sim->grid);
@@ -172,13 +182,18 @@ static int explicit_accelerations(vbc_sim *sim) {
   const int mps = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_MPS;
   const int sph = sc->viscosity > 0.0 && sc->viscosity_model == VBC_VISCOSITY_SPH;
   if (!mps && !sph && sc->xsph <= 0.0) return 0;
+  if (sim->wall_normal) /* allocated with the viscosity on: He eq. 24's T needs n^s (eq. 20) */
+    vbc_solid_normals(&sim->sys, &sim->sys.sph, sim->sys.sph.H, sim->wall_normal);
   if (mps) {
-    vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sc->wall_viscosity, sim->acc); /* writes every acc[i] */
+    vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sc->wall_viscosity, sim->wall_normal,
+                      sim->acc); /* writes every acc[i] */
   } else {
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
     for (size_t i = 0; i < p->n; ++i) sim->acc[i] = vbc_vec_zero();
   }
-  if (sph) vbc_sph_viscosity_add(&sim->sys, sc->viscosity, sc->wall_viscosity, sim->acc);
+  if (sph)
+    vbc_sph_viscosity_add(&sim->sys, sc->viscosity, sc->wall_viscosity, sim->wall_normal,
+                          sim->acc);
   if (sc->xsph > 0.0) vbc_xsph_add(&sim->sys, sc->xsph, sim->acc);
   return 1;
 }

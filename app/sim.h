@@ -24,6 +24,7 @@ typedef struct vbc_sim {
   vbc_body *bodies;   /* scene->nbodies rigid bodies (sys.bodies points here) */
   vbc_vec *offset;    /* per particle: body-frame offset of a rigid particle */
   vbc_vec *acc; /* scratch: explicit accelerations */
+  vbc_vec *wall_normal; /* fluid.wall_viscosity_tangential: solid normals (He eq. 20), else NULL */
   long step, nsteps;   /* nsteps: VBC_SCHEDULE_OPEN with adaptive steps (app/schedule.h) */
   double time;
   vbc_time_steps time_steps; /* sizes of the steps so far (app/time_step.h) */

@@ -43,6 +43,7 @@
 
 #include "core/kernel.h"
 #include "core/parallel.h"
+#include "core/viscosity.h"
 #include "core/viscosity_sph.h"
 
 void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
@@ -63,7 +64,8 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
   }
 }
 
-void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor, vbc_vec *acc) {
+void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor,
+                           const vbc_vec *wall_normal, vbc_vec *acc) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const vbc_sph_kernel *k = &sys->sph;
@@ -79,8 +81,13 @@ void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor,
       double r = nb->dist[q];
       /* x_ij . grad_i W_ij = r dW/dr (<= 0), so the sum pulls v_i towards its neighbours */
       double f = r * vbc_sph_dW(k, r) / (r * r + eta2);
-      if (p->kind[j] != VBC_FLUID) f *= wall_factor; /* exact for 1: no-slip unchanged */
-      if (f != 0.0) a = vbc_vec_axpy(a, f, vbc_vec_sub(p->vel[i], vbc_system_velocity(sys, j)));
+      if (p->kind[j] == VBC_FLUID) {
+        if (f != 0.0) a = vbc_vec_axpy(a, f, vbc_vec_sub(p->vel[i], vbc_system_velocity(sys, j)));
+      } else {
+        f *= wall_factor; /* exact for 1: no-slip unchanged */
+        const vbc_vec du = vbc_vec_sub(vbc_system_velocity(sys, j), p->vel[i]);
+        if (f != 0.0) a = vbc_vec_axpy(a, -f, vbc_wall_relative_velocity(du, wall_normal, j));
+      }
     }
     acc[i] = vbc_vec_axpy(acc[i], coef, a);
   }

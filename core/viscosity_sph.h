@@ -21,7 +21,10 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc);
 
 /* acc[i] += nu lap u_i by Morris's form above, for fluid particles i; walls and rigid particles
  * take part with their velocity (vbc_system_velocity) and their terms times wall_factor: 1
- * no-slip walls, 0 no viscous term against walls and bodies (free slip; core/viscosity.h). */
-void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor, vbc_vec *acc);
+ * no-slip walls, 0 no viscous term against walls and bodies (free slip; core/viscosity.h); with
+ * wall_normal (NULL: off) only the tangential part of their relative velocity (He et al. 2012
+ * eq. 24, core/viscosity.h). */
+void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor,
+                           const vbc_vec *wall_normal, vbc_vec *acc);
 
 #endif

@@ -21,7 +21,7 @@ static void laplacian_of(int dim, double l, vbc_vec (*field)(vbc_vec), double nu
   vbc_system sys = {.dim = dim, .spacing = l, .re = re, .particles = &p, .grid = &g, .nbrs = &nb};
   vbc_mps_constants k = vbc_mps_lattice_constants(dim, l, re);
   vbc_vec *acc = calloc(p.n, sizeof *acc);
-  vbc_mps_viscosity(&sys, &k, nu, 1.0, acc);
+  vbc_mps_viscosity(&sys, &k, nu, 1.0, NULL, acc);
   size_t checked = 0;
   for (size_t i = 0; i < p.n; ++i) {
     vbc_vec x = p.pos[i]; /* interior: full neighbourhood */

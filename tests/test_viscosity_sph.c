@@ -191,7 +191,7 @@ Test(sph_viscosity, vanishes_for_linear_fields) {
       fluid_box(&f, dim, 2.0);
       build(&f);
       set_field(&f, fields[k]);
-      vbc_sph_viscosity_add(&f.sys, 1e-3, 1.0, f.acc);
+      vbc_sph_viscosity_add(&f.sys, 1e-3, 1.0, NULL, f.acc);
       size_t n;
       /* odd in x_ij: cancels by lattice symmetry; |terms| ~ nu |grad v| / l ~ 0.3 */
       cr_assert_lt(max_error(&f, vbc_vec_zero(), &n), 1e-12, "dim %d field %zu", dim, k);
@@ -217,7 +217,7 @@ static double parabola_error(int dim, double H_over_l, vbc_vec (*field)(vbc_vec)
   build(&f);
   set_field(&f, field);
   const double nu = 1e-3;
-  vbc_sph_viscosity_add(&f.sys, nu, 1.0, f.acc);
+  vbc_sph_viscosity_add(&f.sys, nu, 1.0, NULL, f.acc);
   size_t n;
   double rel = max_error(&f, vbc_vec_make(2.0 * nu, 0.0, 0.0), &n) / (2.0 * nu);
   cr_assert_gt(n, 0u);
@@ -252,7 +252,7 @@ static vbc_vec *drag_over_rows(int rigid, double nu, fixture *f) {
   if (rigid) f->sys.bodies = &body, f->sys.nbodies = 1;
   build(f);
   for (size_t i = 0; i < f->p.n; ++i) f->p.vel[i] = f->p.kind[i] == VBC_FLUID ? u : vbc_vec_zero();
-  vbc_sph_viscosity_add(&f->sys, nu, 1.0, f->acc);
+  vbc_sph_viscosity_add(&f->sys, nu, 1.0, NULL, f->acc);
   return f->acc;
 }
 

@@ -27,6 +27,7 @@
 #include <math.h>
 
 #include "core/parallel.h"
+#include "core/solid_normal.h"
 #include "solvers/blocks/staggered.h"
 
 static void densities_and_counts(vbc_staggered_state *s, const vbc_system *sys) {
@@ -44,26 +45,6 @@ static void densities_and_counts(vbc_staggered_state *s, const vbc_system *sys) 
     }
     s->count[i] = n;
     s->rho[i] = p->kind[i] == VBC_FLUID ? sys->density * sum / s->lattice_sum : sys->density;
-  }
-}
-
-/* eq. 20 for solid particles with a fluid neighbour; zero elsewhere. */
-static void solid_normals(vbc_staggered_state *s, const vbc_system *sys) {
-  const vbc_particles *p = sys->particles;
-  const vbc_neighbors *nb = sys->nbrs;
-  const double H = s->k.H;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
-    vbc_vec n = vbc_vec_zero();
-    if (p->kind[i] != VBC_FLUID)
-      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-        const size_t j = nb->index[q];
-        const double d = nb->dist[q];
-        if (p->kind[j] == VBC_FLUID || !vbc_staggered_pair(d, H)) continue;
-        n = vbc_vec_axpy(n, -vbc_sph_dW(&s->k, d) / d, vbc_vec_sub(p->pos[i], p->pos[j]));
-      }
-    const double len = vbc_vec_norm(n);
-    s->normal[i] = len > 0.0 ? vbc_vec_scale(n, 1.0 / len) : vbc_vec_zero();
   }
 }
 
@@ -122,7 +103,8 @@ void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys) 
 
 void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys) {
   densities_and_counts(s, sys);
-  solid_normals(s, sys);
+  /* eq. 20 (core/solid_normal.h) over the staggered pairs: 0 < r < H (1 - 1e-9) */
+  vbc_solid_normals(sys, &s->k, s->k.H * (1.0 - 1e-9), s->normal);
   free_surface(s, sys);
   vbc_staggered_close_regions(s, sys);
 }
