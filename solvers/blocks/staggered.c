@@ -47,7 +47,12 @@
  * eq. 26-27 as printed, which a wall at rest halves (its share of v~_{i-j} is zero). Eq. 17's last
  * term is dropped for fluid pairs, as the paper does. A particle with few or nearly collinear
  * neighbours (a splash) has a (nearly) singular sum n n^T; staggered_remap.c raises its small
- * eigenvalues (remap_floor). He's viscous force on solids (mu^s) is not part of this block.
+ * eigenvalues (remap_floor). He's viscous force on solids (mu^s, eq. 24's tangential mapping T) is
+ * the explicit step's (fluid.wall_viscosity_tangential, core/viscosity.h), not this block's.
+ *
+ * divergence = relative (not He's) sums (v_{i-j} - v_i) . n_ij instead of eq. 10's v_{i-j} . n_ij:
+ * the same on a full symmetric neighbourhood, zero for a uniform flow where the neighbourhood is
+ * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/staggered.md).
  *
  * unilateral (not He's; default off): rows p^v >= 0, an LCP for mprgp or pgs. The equality
  * system pulls with negative pressure wherever the predicted field would expand, next to the
@@ -80,6 +85,7 @@ typedef vbc_staggered_state stag_state;
 
 static const char *const slip_choices[] = {"free_slip", "no_slip", NULL};
 static const char *const remap_choices[] = {"normalised", "literal", NULL};
+static const char *const divergence_choices[] = {"pair", "relative", NULL};
 
 static const vbc_param_spec stag_params[] = {
     {"surface_asymmetry", VBC_PARAM_NUMBER, 0.3, 0.0, 100.0, 0,
@@ -104,6 +110,10 @@ static const vbc_param_spec stag_params[] = {
      "normalised remap: eigenvalues of (1/N) sum n n^T below this times 1/d are raised to it, "
      "so that a particle with few or nearly collinear neighbours (a splash) is not kicked",
      NULL},
+    {"divergence", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "eq. 10: pair (sum of v_{i-j} . n_ij as printed) or relative (of (v_{i-j} - v_i) . n_ij, "
+     "zero for a uniform velocity next to a free surface too)",
+     divergence_choices},
     {"wall_share", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "fluid-solid pairs move the fluid particle's own share to the solid's condition (eq. 17 "
      "with its last term); false: the mixed staggered particle's change of eq. 26-27",
@@ -124,6 +134,7 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->wall_share = vbc_param_bool(params, stag_params, "wall_share");
   s->remap_floor = vbc_param_number(params, stag_params, "remap_floor");
   s->unilateral = vbc_param_bool(params, stag_params, "unilateral");
+  s->relative_divergence = vbc_param_choice(params, stag_params, "divergence") == 1;
   *support = s->k.H;
   return s;
 }
@@ -198,7 +209,7 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
         s->wall_dv[q] = dv, s->wall_dir[q] = dir;
       }
     }
-    div += V * wp * vbc_vec_dot(v, n); /* eq. 10 */
+    div += V * wp * vbc_vec_dot(s->relative_divergence ? vbc_vec_sub(v, vi) : v, n); /* eq. 10 */
   }
   return div;
 }
