@@ -1,5 +1,5 @@
-/* solid_normal.c — see solid_normal.h. One particle per iteration (a gather over its list), so the
- * result does not depend on the number of threads. */
+/* solid_normal.c — see solid_normal.h. One particle per iteration (a gather over its list), so
+ * the result does not depend on the number of threads. */
 #include "core/parallel.h"
 #include "core/solid_normal.h"
 

@@ -54,6 +54,7 @@ typedef struct mps_state {
   double alpha;
   int warm_start, wall_pressure, rigid_pressure;
   int ignore_bodies; /* bodies = "ignored": rigid particles are not in the block */
+  double *n_seen;    /* ignore_bodies: n_i over fluid and wall neighbours (core/number_density.h) */
   int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
   double surface_beta; /* free surface: n_i < beta n0 (Koshizuka & Oka 1996) */
   vbc_mps_constants k;
@@ -118,6 +119,7 @@ static void mps_free(void *state) {
   free(s->pair_v);
   free(s->sum_v);
   free(s->colour_row_of);
+  free(s->n_seen);
   free(s->moves_body);
   free(s->body_rows);
   vbc_colouring_free(&s->colouring);
@@ -126,12 +128,12 @@ static void mps_free(void *state) {
 
 static int ensure_capacity(mps_state *s, size_t np, size_t npairs, size_t nrows,
                            vbc_error *err) {
-  void *const per_particle[] = {&s->row_of, &s->colour_row_of};
-  const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->colour_row_of};
+  void *const per_particle[] = {&s->row_of, &s->colour_row_of, &s->n_seen};
+  const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->colour_row_of, sizeof *s->n_seen};
   void *const per_row[] = {&s->particle_of, &s->sum_v, &s->moves_body, &s->body_rows};
   const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->sum_v, sizeof *s->moves_body,
                               sizeof *s->body_rows};
-  if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 2, err) != VBC_OK ||
+  if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
       vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->pair_v}, (size_t[]){sizeof *s->pair_v}, 1,
                err) != VBC_OK ||
       vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 4, err) != VBC_OK)
@@ -232,19 +234,20 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   if (vbc_rows_resize(rows, nrows, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < p->n; ++i)
     if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
-  vbc_number_density(sys);
+  vbc_number_density(sys); /* every particle's, for the outputs; the rows' own without bodies: */
+  if (s->ignore_bodies)
+    vbc_number_density_of(sys, VBC_KINDS(VBC_FLUID) | VBC_KINDS(VBC_WALL), s->n_seen);
   s->scale = -sys->dt * s->k.C * pow(sys->spacing, sys->dim);
 #pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     vbc_vec sum = vbc_vec_zero();
-    double diag_j = 0.0, n_i = p->number_density[i];
+    double diag_j = 0.0, n_i = s->ignore_bodies ? s->n_seen[i] : p->number_density[i];
     int moves = pushed_body(s, sys, i) != NULL;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       double d = nb->dist[q];
       const int skip = s->ignore_bodies && p->kind[j] == VBC_RIGID;
-      if (skip) n_i -= vbc_mps_w(d, sys->re);
       vbc_vec v = d > 0.0 && !skip ? vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]),
                                           vbc_mps_dw(d, sys->re) / d)
                           : vbc_vec_zero();
