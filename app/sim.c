@@ -135,7 +135,11 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sim->nsteps = scene->cfl > 0.0 ? VBC_SCHEDULE_OPEN : (long)ceil(scene->t_end / scene->dt - 1e-9);
   vbc_time_steps_init(&sim->time_steps, scene);
   sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
-  if (sim->acc == NULL) return err->code;
+  sim->seed = vbc_calloc(sim->particles.n + 1, 1, err);
+  sim->active = sim->seed ? vbc_calloc(sim->particles.n + 1, 1, err) : NULL;
+  if (sim->acc == NULL || sim->active == NULL) return err->code;
+  for (size_t i = 0; i < sim->particles.n; ++i)
+    sim->seed[i] = sim->particles.kind[i] != VBC_WALL; /* walls never move (app/generate.c) */
   if (tangential) {
     sim->wall_normal = vbc_calloc(sim->particles.n, sizeof *sim->wall_normal, err);
     if (sim->wall_normal == NULL) return err->code;
@@ -159,6 +163,9 @@ void vbc_sim_free(vbc_sim *sim) {
   vbc_particles_free(&sim->particles);
   free(sim->acc);
   free(sim->wall_normal);
+  free(sim->seed);
+  free(sim->active);
+  free(sim->cell_mark);
   free(sim->bodies);
   free(sim->offset);
   vbc_grid_free(&sim->grid);
@@ -170,7 +177,12 @@ int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
     return err->code;
-  return vbc_neighbors_build(&sim->nbrs, &sim->grid, p->pos, sim->support, err);
+  if (vbc_grow(&sim->cap_cell_mark, sim->grid.ncells, (void *[]){&sim->cell_mark},
+               (size_t[]){sizeof *sim->cell_mark}, 1, err) != VBC_OK)
+    return err->code;
+  vbc_grid_near(&sim->grid, sim->seed, 2, sim->cell_mark, sim->active);
+  return vbc_neighbors_build_active(&sim->nbrs, &sim->grid, p->pos, sim->support, sim->active,
+                                    err);
 }
 
 /* The non-gravity explicit accelerations into sim->acc, all from the velocities u^t (so their

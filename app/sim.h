@@ -16,6 +16,8 @@ typedef struct vbc_sim {
   vbc_particles particles;
   vbc_grid grid;
   vbc_neighbors nbrs;
+  unsigned char *seed, *active, *cell_mark; /* vbc_sim_neighbours: which particles get lists */
+  size_t cap_cell_mark;
   vbc_system sys;
   vbc_mps_constants mps; /* n0, C, lambda of the initial lattice at r_e */
   double support;        /* neighbour radius: max of r_e and every block's support */
@@ -38,7 +40,11 @@ void vbc_sim_free(vbc_sim *sim);
 /* One time step by the scene's coupler (vbc_coupling_step). */
 int vbc_sim_step(vbc_sim *sim, vbc_step_report *rep, vbc_error *err);
 
-/* Grid and neighbour lists at the current positions (radius sim->support). */
+/* Grid and neighbour lists at the current positions (radius sim->support), for every fluid and
+ * rigid particle and every wall particle within two cell edges (2 support radii) of one; walls
+ * farther away get empty lists (nothing reads them: a wall's own list serves the rows, volumes,
+ * normals and densities of walls next to the fluid, and their neighbours are all within 2 radii;
+ * frames show n = 0 for the far ones). */
 int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err);
 /* Explicit terms: u* = u + h (g + nu lap u + a_xsph) for fluid particles (Miyamoto §2.5; lap by
  * fluid.viscosity_model, XSPH by Ihmsen et al. 2014 step 4, core/viscosity_sph.h); v* = v + h g

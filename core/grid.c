@@ -162,6 +162,11 @@ enum { CHUNK = 512 }; /* particles per block of the one-pass search */
  * place. The lists are those of a count-then-fill search, in the same order. */
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err) {
+  return vbc_neighbors_build_active(nb, g, pos, radius, NULL, err);
+}
+
+int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
+                               double radius, const unsigned char *active, vbc_error *err) {
   if (radius > g->cell * (1.0 + 1e-12))
     return vbc_error_set(err, VBC_EXIT_INPUT, "neighbour radius %g exceeds the cell size %g",
                          radius, g->cell);
@@ -187,6 +192,10 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
     const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
     size_t used = 0;
     for (size_t i = c * CHUNK; i < hi; ++i) {
+      if (active && !active[i]) {
+        nb->start[i + 1] = 0;
+        continue;
+      }
       if (!chunk_reserve(b, used + cells_population(g, i))) {
 #pragma omp atomic write
         failed = 1;
@@ -213,6 +222,27 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
     memcpy(nb->dist + lo, nb->chunk[c].dist, count * sizeof *nb->dist);
   }
   return VBC_OK;
+}
+
+void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, unsigned char *mark,
+                   unsigned char *active) {
+  enum { SEEDED = 1, NEAR = 2 };
+  memset(mark, 0, g->ncells);
+  for (size_t i = 0; i < g->n; ++i)
+    if (seed[i]) mark[g->cell_of[i]] = SEEDED;
+  const long r[3] = {reach, g->dim > 1 ? reach : 0, g->dim > 2 ? reach : 0};
+  for (size_t cell = 0; cell < g->ncells; ++cell) {
+    if (!(mark[cell] & SEEDED)) continue;
+    long c[3];
+    cell_coords(g, cell, c);
+    for (long z = c[2] - r[2]; z <= c[2] + r[2]; ++z)
+      for (long y = c[1] - r[1]; y <= c[1] + r[1]; ++y)
+        for (long x = c[0] - r[0]; x <= c[0] + r[0]; ++x)
+          if (x >= 0 && x < g->nc[0] && y >= 0 && y < g->nc[1] && z >= 0 && z < g->nc[2])
+            mark[(size_t)(x + g->nc[0] * (y + g->nc[1] * z))] |= NEAR;
+  }
+#pragma omp parallel for schedule(static) if (g->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < g->n; ++i) active[i] = seed[i] || (mark[g->cell_of[i]] & NEAR);
 }
 
 void vbc_neighbors_free(vbc_neighbors *nb) {

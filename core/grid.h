@@ -70,6 +70,17 @@ void vbc_grid_free(vbc_grid *g);
 
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err);
+
+/* The same lists for the particles with active[i] != 0, and empty lists for the others (active
+ * NULL: every particle). An active particle's list is complete: inactive particles appear in it. */
+int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
+                               double radius, const unsigned char *active, vbc_error *err);
+
+/* active[i] = 1 for the seeds (seed[i] != 0) and for every particle in a cell at most `reach`
+ * cells (along each axis) from a cell holding a seed, else 0; so every particle within reach
+ * cell edges of a seed is active. mark: scratch of g->ncells bytes. */
+void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, unsigned char *mark,
+                   unsigned char *active);
 void vbc_neighbors_free(vbc_neighbors *nb);
 
 /* Group rows by strip and colour. row_of[i] is the row of particle i, or -1 if it has none. */

@@ -1,5 +1,7 @@
-/* test_grid.c — the neighbour search returns exactly the brute-force set; the colouring covers
- * every row once and never puts two interacting rows of one colour in parallel. */
+/* test_grid.c — the neighbour search returns exactly the brute-force set; with an active set, the
+ * same lists in the same order for active particles and none for the others, the active set
+ * holding every particle within two cell edges of a seed; the colouring covers every row once and
+ * never puts two interacting rows of one colour in parallel. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
@@ -61,6 +63,48 @@ static void check_against_brute_force(int dim, size_t n, double radius, double c
 
 Test(neighbour_search, equals_brute_force_in_2d) { check_against_brute_force(2, 3000, 0.031, 0.031); }
 Test(neighbour_search, equals_brute_force_in_3d) { check_against_brute_force(3, 4000, 0.09, 0.09); }
+/* Seeds: every 40th point. vbc_grid_near with reach 2 must activate every point within 2 cells of
+ * a seed (and may activate more, up to 2 cells per axis from the seed's cell); the active lists
+ * equal the full search's, entry by entry. */
+static void check_active(int dim, size_t n, double cell) {
+  vbc_vec *p = make_points(n, dim, cell, 777u + (unsigned)dim);
+  vbc_grid g = {0};
+  vbc_neighbors all = {0}, some = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, n, dim, cell, &err), VBC_OK, "%s", err.message);
+  unsigned char *seed = calloc(n, 1), *active = calloc(n, 1), *mark = calloc(g.ncells, 1);
+  cr_assert(seed && active && mark);
+  for (size_t i = 0; i < n; i += 40) seed[i] = 1;
+  vbc_grid_near(&g, seed, 2, mark, active);
+  size_t nactive = 0;
+  for (size_t i = 0; i < n; ++i) {
+    nactive += active[i];
+    for (size_t j = 0; j < n && !active[i]; j += 40)
+      cr_assert_gt(vbc_vec_norm2(vbc_vec_sub(p[i], p[j])), 4.0 * cell * cell,
+                   "dim %d: particle %zu within 2 cells of seed %zu is not active", dim, i, j);
+  }
+  cr_assert(nactive > n / 40 && nactive < n, "dim %d: %zu of %zu active", dim, nactive, n);
+  cr_assert_eq(vbc_neighbors_build(&all, &g, p, cell, &err), VBC_OK);
+  cr_assert_eq(vbc_neighbors_build_active(&some, &g, p, cell, active, &err), VBC_OK);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t m = some.start[i + 1] - some.start[i];
+    cr_assert_eq(m, active[i] ? all.start[i + 1] - all.start[i] : 0, "dim %d particle %zu", dim,
+                 i);
+    for (size_t k = 0; k < m; ++k) {
+      cr_assert_eq(some.index[some.start[i] + k], all.index[all.start[i] + k]);
+      cr_assert(some.dist[some.start[i] + k] == all.dist[all.start[i] + k]);
+    }
+  }
+  free(seed), free(active), free(mark), free(p);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&all), vbc_neighbors_free(&some);
+}
+
+Test(neighbour_search, active_lists_equal_the_full_ones_and_reach_two_cells) {
+  check_active(2, 3000, 0.031);
+  check_active(3, 4000, 0.09);
+}
+
 Test(neighbour_search, radius_below_cell_size_is_exact_too) {
   check_against_brute_force(2, 2000, 0.02, 0.05);
 }
