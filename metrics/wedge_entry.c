@@ -21,11 +21,10 @@
  * V_MEAS. The same source's force on the 0.2 m measuring section (Fig. 15a) peaks at 5150 N at
  * t = 0.0145 s, 25.75 kN per metre (docs/benchmarks.md compares). */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
+#include "metrics/body_history.h"
 #include "metrics/metrics.h"
-#include "app/sim.h"
 
 static const double exp_t[] = {0.0,   0.0025, 0.005,  0.0075, 0.010, 0.0125,
                                0.015, 0.0175, 0.020,  0.0225, 0.025};
@@ -33,10 +32,8 @@ static const double exp_v[] = {6.15, 6.14, 6.08, 5.97, 5.80, 5.58, 5.35, 5.15, 5
 #define NEXP (sizeof exp_t / sizeof *exp_t)
 
 typedef struct wedge_state {
-  long body;
+  vbc_body_history h;
   double window, t_from, t_to;
-  size_t n, cap;
-  double *t, *vy, *y; /* per sample: time, the body's v_y and centre height */
 } wedge_state;
 
 static const vbc_param_spec wedge_params[] = {
@@ -51,17 +48,12 @@ static const vbc_param_spec wedge_params[] = {
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *wedge_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
-  const vbc_scene *sc = sim->scene;
-  long b = (long)vbc_param_number(params, wedge_params, "body");
-  if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_FREE) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a free body "
-                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
-    return NULL;
-  }
-  if (vbc_benchmark_gravity_down(sc, "wedge_entry", err) != VBC_OK) return NULL;
+  const long b = vbc_body_history_free_body(
+      sim, (long)vbc_param_number(params, wedge_params, "body"), err);
+  if (b < 0 || vbc_benchmark_gravity_down(sim->scene, "wedge_entry", err) != VBC_OK) return NULL;
   wedge_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
-  s->body = b;
+  s->h.body = b;
   s->window = vbc_param_number(params, wedge_params, "force_window");
   s->t_from = vbc_param_number(params, wedge_params, "score_from");
   s->t_to = vbc_param_number(params, wedge_params, "score_to");
@@ -70,76 +62,55 @@ static void *wedge_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err
 
 static void wedge_free(void *state) {
   wedge_state *s = state;
-  free(s->t), free(s->vy), free(s->y);
+  vbc_body_history_free(&s->h);
   free(s);
 }
 
 static int wedge_observe(void *state, const vbc_sim *sim, vbc_error *err) {
-  wedge_state *s = state;
-  void *const arrays[] = {&s->t, &s->vy, &s->y};
-  const size_t sizes[] = {sizeof *s->t, sizeof *s->vy, sizeof *s->y};
-  if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 3, err) != VBC_OK) return err->code;
-  const vbc_body *b = &sim->bodies[s->body];
-  s->t[s->n] = sim->time, s->vy[s->n] = b->v.y, s->y[s->n] = b->x.y;
-  s->n++;
-  return VBC_OK;
-}
-
-/* v_y at time t, linear between samples (NAN outside the samples). */
-static double vy_at(const wedge_state *s, double t) {
-  if (s->n == 0 || t < s->t[0] || t > s->t[s->n - 1]) return NAN;
-  size_t lo = 1, hi = s->n; /* the first sample k >= 1 with t_k >= t (bisection: the force
-                              * reads it at every sample) */
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (s->t[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  const size_t k = lo;
-  if (k >= s->n) return s->vy[s->n - 1];
-  const double a = s->t[k - 1], b = s->t[k];
-  return b > a ? s->vy[k - 1] + (s->vy[k] - s->vy[k - 1]) * (t - a) / (b - a) : s->vy[k];
+  return vbc_body_history_observe(&((wedge_state *)state)->h, sim, err);
 }
 
 /* The fluid force per metre at sample k (NAN where the window leaves the run). */
 static double force_at(const wedge_state *s, const vbc_sim *sim, size_t k) {
-  const double t = s->t[k], w = s->window;
-  const double a = vy_at(s, t - 0.5 * w), b = vy_at(s, t + 0.5 * w);
-  const vbc_body *B = &sim->bodies[s->body];
+  const double t = s->h.t[k], w = s->window;
+  const double a = vbc_body_history_vy(&s->h, t - 0.5 * w);
+  const double b = vbc_body_history_vy(&s->h, t + 0.5 * w);
+  const vbc_body *B = &sim->bodies[s->h.body];
   return B->mass * ((b - a) / w - sim->scene->gravity.y);
 }
 
 static void wedge_series(void *state, const vbc_sim *sim, FILE *out) {
   const wedge_state *s = state;
-  const vbc_body *b = &sim->bodies[s->body];
-  fprintf(out, ",%.9g,%.9g", -b->v.y, s->n ? s->y[0] - b->x.y : 0.0);
+  const vbc_body *b = &sim->bodies[s->h.body];
+  fprintf(out, ",%.9g,%.9g", -b->v.y, s->h.n ? s->h.y[0] - b->x.y : 0.0);
 }
 
 static int wedge_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
                          vbc_error *err) {
   (void)outdir, (void)err;
   wedge_state *s = state;
+  const vbc_body_history *h = &s->h;
   double sum = 0.0, max = 0.0;
   size_t n = 0;
   for (size_t k = 0; k < NEXP; ++k) {
     if (exp_t[k] <= s->t_from || exp_t[k] > s->t_to) continue;
-    const double v = -vy_at(s, exp_t[k]);
+    const double v = -vbc_body_history_vy(h, exp_t[k]);
     if (!isfinite(v)) continue;
     const double e = fabs(v - exp_v[k]) / exp_v[k];
     sum += e, max = fmax(max, e), ++n;
   }
   double peak = -INFINITY, peak_t = NAN;
-  for (size_t k = 0; k < s->n; ++k) {
+  for (size_t k = 0; k < h->n; ++k) {
     const double f = force_at(s, sim, k);
-    if (isfinite(f) && f > peak) peak = f, peak_t = s->t[k];
+    if (isfinite(f) && f > peak) peak = f, peak_t = h->t[k];
   }
   cJSON_AddNumberToObject(metrics, "velocity_error_mean", n ? sum / (double)n : NAN);
   cJSON_AddNumberToObject(metrics, "velocity_error_max", n ? max : NAN);
   cJSON_AddNumberToObject(metrics, "velocity_points", (double)n);
   cJSON_AddNumberToObject(metrics, "peak_force", isfinite(peak) ? peak : NAN);
   cJSON_AddNumberToObject(metrics, "peak_force_time", peak_t);
-  cJSON_AddNumberToObject(metrics, "penetration", s->n ? s->y[0] - s->y[s->n - 1] : NAN);
-  cJSON_AddNumberToObject(metrics, "final_velocity", s->n ? -s->vy[s->n - 1] : NAN);
+  cJSON_AddNumberToObject(metrics, "penetration", h->n ? h->y[0] - h->y[h->n - 1] : NAN);
+  cJSON_AddNumberToObject(metrics, "final_velocity", h->n ? -h->vy[h->n - 1] : NAN);
   return VBC_OK;
 }
 
@@ -148,31 +119,12 @@ static const char *const wedge_metric_names[] = {
     "peak_force_time",     "penetration",        "final_velocity",  NULL};
 
 static int wedge_save(const void *state, vbc_blob *out, vbc_error *err) {
-  const wedge_state *s = state;
-  if (vbc_blob_put_array(out, s->t, s->n, sizeof *s->t, err) != VBC_OK ||
-      vbc_blob_put_array(out, s->vy, s->n, sizeof *s->vy, err) != VBC_OK)
-    return err->code;
-  return vbc_blob_put_array(out, s->y, s->n, sizeof *s->y, err);
+  return vbc_body_history_save(&((const wedge_state *)state)->h, out, err);
 }
 
 static int wedge_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
   (void)sim;
-  wedge_state *s = state;
-  uint64_t n = 0;
-  vbc_reader peek = *in; /* the sample count leads the first array */
-  if (vbc_reader_get(&peek, &n, sizeof n, err) != VBC_OK) return err->code;
-  if (n > peek.left / sizeof *s->t)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu wedge samples (corrupt?)", in->what,
-                         (unsigned long long)n);
-  void *const arrays[] = {&s->t, &s->vy, &s->y};
-  const size_t sizes[] = {sizeof *s->t, sizeof *s->vy, sizeof *s->y};
-  if (vbc_grow(&s->cap, (size_t)n, arrays, sizes, 3, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->t, (size_t)n, sizeof *s->t, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->vy, (size_t)n, sizeof *s->vy, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->y, (size_t)n, sizeof *s->y, err) != VBC_OK)
-    return err->code;
-  s->n = (size_t)n;
-  return VBC_OK;
+  return vbc_body_history_load(&((wedge_state *)state)->h, in, err);
 }
 
 const vbc_benchmark_type vbc_benchmark_wedge_entry = {
