@@ -118,10 +118,32 @@ Test(wedge_entry, the_scene_runs_a_few_steps) {
   cJSON_Delete(s);
 }
 
+/* The scene's contact stage has body pairs only (method.contact.pairs = bodies, as He et al.):
+ * the wedge touches no wall, so the stage has no rows; with every pair it has the fluid-rigid
+ * ones. */
+static double contact_rows(const char *name, const char *const *sets, int nsets) {
+  cJSON *s = run_scene(name, source_path("experiments/scenes/wedge_entry.json"), sets, nsets);
+  const cJSON *st;
+  double rows = -1.0;
+  cJSON_ArrayForEach(st, cJSON_GetObjectItem(cJSON_GetObjectItem(s, "solver"), "stages"))
+    if (strcmp(cJSON_GetObjectItem(st, "label")->valuestring, "body_contact") == 0)
+      rows = num(st, "rows_max");
+  cJSON_Delete(s);
+  return rows;
+}
+
+Test(wedge_entry, the_contact_stage_takes_body_pairs_only) {
+  cr_assert_eq(contact_rows("wedge_pairs", SETS("time.end=0.0018"), 1), 0.0);
+  cr_assert_gt(contact_rows("wedge_pairs_all",
+                            SETS("time.end=0.0018", "method.contact.pairs=all"), 2), 10.0);
+}
+
 Test(wedge_entry_input, the_benchmark_needs_a_free_body) {
   const char *path = source_path("experiments/scenes/wedge_entry.json");
   char *text = read_text(path);
   expect_bad_input("wedge_bad_body", text, SETS("benchmark.body=3"),
                    FRAGMENTS("benchmark.body", "free body"));
+  expect_bad_input("wedge_bad_pairs", text, SETS("method.contact.pairs=fluid"),
+                   FRAGMENTS("method.contact.pairs", "\"all\"", "fluid"));
   free(text);
 }

@@ -24,7 +24,8 @@
  * r <= l (1 + 1e-9) touches (the slack absorbs the round-off of lattice positions) with depth
  * max(0, l - r). sys->contacts_speculative counts the rows with a gap (depth < 0).
  *
- * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies. Fluid-fluid
+ * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies (`pairs` = "bodies":
+ * the last two only, for fluid blocks that hold the fluid off the bodies themselves). Fluid-fluid
  * pairs are the incompressibility block's business, and pairs of two infinite masses (a fixed
  * body on a wall) would be inert rows, so neither is generated. The broad phase is the step's
  * neighbour list (r_e >= l). Contacts couple through shared bodies, so the sweep and the apply
@@ -60,6 +61,8 @@ typedef struct contact_state {
   contact_pair *pair;
 } contact_state;
 
+static const char *const pairs_choices[] = {"all", "bodies", NULL};
+
 static const vbc_param_spec contact_params[] = {
     {"restitution", VBC_PARAM_NUMBER, 0.0, 0.0, 1.0, 0,
      "coefficient of restitution e of eq. 64, every pair"},
@@ -70,6 +73,10 @@ static const vbc_param_spec contact_params[] = {
     {"inclusive", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "pairs exactly l apart touch too: r <= l (1 + 1e-9), Kurose & Takahashi eq. 2 (default: "
      "r < l)"},
+    {"pairs", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "all: fluid-body and body-body pairs; bodies: rigid-rigid and rigid-wall only (the fluid "
+     "meets bodies through its own block, as He et al. 2012 avoid explicit fluid-solid collisions)",
+     pairs_choices},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *contact_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -80,6 +87,7 @@ static void *contact_alloc(const cJSON *params, const vbc_system *sys, double *s
   s->alpha = vbc_param_number(params, contact_params, "alpha");
   s->margin = vbc_param_number(params, contact_params, "margin");
   s->inclusive = vbc_param_bool(params, contact_params, "inclusive");
+  if (vbc_param_choice(params, contact_params, "pairs") == 1) s->pairs = PAIRS_BODIES;
   *support = (1.0 + s->margin) * sys->spacing;
   return s;
 }
