@@ -51,6 +51,7 @@ lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pg
 lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi mprgp lemke strong hydrostatic|
 he_fig11_wedge|paper_figs/he_fig11_wedge/sweep.json|staggered cg lemke wedge_entry|
 he_hydrostatic_staggered|paper_figs/he_hydrostatic_staggered/sweep.json|mps pgs strong staggered cg hydrostatic|
+greenhow_cylinder_entry|paper_figs/greenhow_cylinder_entry/sweep.json|staggered cg lemke cylinder_entry|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')

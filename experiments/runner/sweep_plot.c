@@ -370,10 +370,14 @@ static int reference(plot_job *J, size_t k, vbc_error *err) {
     fprintf(f.f, "%s %s\n", vbc_table_cell(&t, i, cx), vbc_table_cell(&t, i, cy));
   vbc_table_free(&t);
   if (vbc_file_commit(&f, err) != VBC_OK) return err->code;
-  char spec[400];
-  snprintf(spec, sizeof spec, "\"%s\" using 1:2 with %s", name,
-           strcmp(r->style, "lines") == 0 ? "lines lw 2 dt 3 lc rgb \"black\""
-                                          : "points pt 6 ps 1.2 lc rgb \"black\"");
+  /* open circle, square, triangle, diamond: references told apart in black and white */
+  static const int point_type[] = {6, 4, 8, 12};
+  char spec[400], style[80];
+  if (strcmp(r->style, "lines") == 0)
+    snprintf(style, sizeof style, "lines lw 2 dt %zu lc rgb \"black\"", 3 + k % 4);
+  else
+    snprintf(style, sizeof style, "points pt %d ps 1.2 lc rgb \"black\"", point_type[k % 4]);
+  snprintf(spec, sizeof spec, "\"%s\" using 1:2 with %s", name, style);
   curve(J, spec, r->title);
   return VBC_OK;
 }

@@ -1,0 +1,124 @@
+/* test_cylinder_entry.c — the cylinder_entry benchmark (metrics/cylinder_entry.c) on synthetic
+ * penetration histories, the choice of the data set, bad input, and the shipped scene
+ * (experiments/scenes/cylinder_entry.json) for a few steps. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/sim.h"
+#include "metrics/metrics.h"
+#include "tests/support.h"
+
+/* Greenhow & Lin's points for 1000 kg/m^3 (metrics/cylinder_entry.c): tau = t sqrt(g/D), p/D */
+static const double TAU[] = {0.0, 0.13782051282051286, 0.28205128205128205, 0.3685897435897436,
+                             0.8429487179487178, 1.032051282051282, 1.8814102564102564};
+static const double PEN[] = {0.0, 0.40104166666666696, 0.9427083333333335, 1.4375,
+                             1.6822916666666665, 2.010416666666667, 2.723958333333333};
+static const double D = 0.11, G = 9.81;
+
+/* p/D at tau, linear between the points (0 at 0), times factor. */
+static double pen_exp(double tau, double factor) {
+  size_t k = 1;
+  while (k < 6 && TAU[k] < tau) ++k;
+  return factor * (PEN[k - 1] + (PEN[k] - PEN[k - 1]) * (tau - TAU[k - 1]) / (TAU[k] - TAU[k - 1]));
+}
+
+/* Feed the benchmark a body whose centre drops by D pen_exp(tau) every 1e-4 s to t_end. */
+static cJSON *metrics_of(double factor, double t_end, const char *params_json) {
+  vbc_scene sc;
+  memset(&sc, 0, sizeof sc);
+  snprintf(sc.file, sizeof sc.file, "synthetic.json");
+  sc.nbodies = 1;
+  sc.gravity = vbc_vec_make(0.0, -G, 0.0);
+  vbc_body body;
+  memset(&body, 0, sizeof body);
+  body.motion = VBC_MOTION_FREE;
+  body.mass = 9.5;
+  vbc_sim sim;
+  memset(&sim, 0, sizeof sim);
+  sim.scene = &sc;
+  sim.bodies = &body;
+  vbc_error err = {0};
+  cJSON *params = cJSON_Parse(params_json);
+  const vbc_benchmark_type *bt = &vbc_benchmark_cylinder_entry;
+  cr_assert_eq(vbc_params_resolve(params, bt->params, "benchmark", sc.file, &err), 0, "%s",
+               err.message);
+  void *st = bt->alloc(&sim, params, &err);
+  cr_assert_not_null(st, "%s", err.message);
+  const double h = 1e-4, y0 = 0.715, ts = sqrt(D / G);
+  for (long k = 0; k * h <= t_end + 1e-12; ++k) {
+    sim.time = (double)k * h;
+    body.x.y = y0 - D * pen_exp(sim.time / ts, factor);
+    body.v.y = k == 0 ? -2.955 : -1.0;
+    cr_assert_eq(bt->observe(st, &sim, &err), 0);
+  }
+  cJSON *m = cJSON_CreateObject();
+  cr_assert_eq(bt->metrics(st, &sim, m, NULL, &err), 0);
+  bt->free(st);
+  cJSON_Delete(params);
+  return m;
+}
+
+static double num(const cJSON *m, const char *key) {
+  return cJSON_GetObjectItem(m, key)->valuedouble;
+}
+
+/* A history that is linear between the points, sampled every 1e-4 s (9.4e-4 in tau), is
+ * reproduced at the points up to the kink inside the sample interval that holds each point
+ * (at most a quarter interval times the slope change, < 2e-3 D): the experiment scores about
+ * zero, a copy 10 % deeper 0.1 times the mean (max) of the points, and a run to tau = 1 scores
+ * the first four points only. */
+Test(cylinder_entry, the_experiment_scores_zero_and_a_scaled_copy_its_scale) {
+  const double t_end = 1.9 * sqrt(D / G);
+  cJSON *m = metrics_of(1.0, t_end, "{\"data\": \"rho1000\"}");
+  cr_assert_lt(num(m, "penetration_error_mean"), 2e-3);
+  cr_assert_lt(num(m, "penetration_error_max"), 2e-3);
+  cr_assert_eq(num(m, "penetration_points"), 6.0);
+  cr_assert_eq(num(m, "data_density"), 1000.0);
+  cr_assert_float_eq(num(m, "final_velocity_ratio"), 1.0 / 2.955, 1e-12);
+  cJSON_Delete(m);
+  m = metrics_of(1.1, t_end, "{\"data\": \"rho1000\"}");
+  double sum = 0.0;
+  for (int k = 1; k < 7; ++k) sum += PEN[k];
+  cr_assert_float_eq(num(m, "penetration_error_mean"), 0.1 * sum / 6.0, 2e-3);
+  cr_assert_float_eq(num(m, "penetration_error_max"), 0.1 * PEN[6], 2e-3);
+  cJSON_Delete(m);
+  m = metrics_of(1.0, 1.0 * sqrt(D / G), "{\"data\": \"rho1000\"}");
+  cr_assert_eq(num(m, "penetration_points"), 4.0);
+  cJSON_Delete(m);
+}
+
+/* The 500 kg/m^3 set's first point is the start (tau = 0): it is not scored. */
+Test(cylinder_entry, the_500_set_scores_its_five_points_after_entry) {
+  cJSON *m = metrics_of(1.0, 1.2 * sqrt(D / G), "{\"data\": \"rho500\"}");
+  cr_assert_eq(num(m, "penetration_points"), 5.0);
+  cr_assert_eq(num(m, "data_density"), 500.0);
+  cJSON_Delete(m);
+}
+
+/* The shipped scene for three steps (D = 0.11 m at 2.955 m/s); `auto` picks the data set of the
+ * body's density. */
+Test(cylinder_entry, the_scene_runs_a_few_steps_and_picks_its_data) {
+  const char *path = source_path("experiments/scenes/cylinder_entry.json");
+  cJSON *s = run_scene("cyl_scene", path, SETS("time.end=0.0015"), 1);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const cJSON *m = cJSON_GetObjectItem(s, "metrics");
+  cr_assert_eq(num(m, "data_density"), 1000.0);
+  const double p = num(m, "final_penetration"); /* about 3 steps at 2.955 m/s: 0.04 D */
+  cr_assert(p > 0.03 && p < 0.05, "final penetration %g D", p);
+  cJSON_Delete(s);
+  s = run_scene("cyl_scene500", path, SETS("time.end=0.0015", "bodies.0.density=500"), 2);
+  cr_assert_eq(num(cJSON_GetObjectItem(s, "metrics"), "data_density"), 500.0);
+  cJSON_Delete(s);
+}
+
+Test(cylinder_entry_input, bad_data_and_body) {
+  char *text = read_text(source_path("experiments/scenes/cylinder_entry.json"));
+  expect_bad_input("cyl_bad_data", text, SETS("benchmark.data=rho700"),
+                   FRAGMENTS("benchmark.data", "rho500", "rho700"));
+  expect_bad_input("cyl_bad_body", text, SETS("benchmark.body=2"),
+                   FRAGMENTS("benchmark.body", "free body"));
+  free(text);
+}
