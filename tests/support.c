@@ -13,6 +13,7 @@
 
 #include <criterion/criterion.h>
 
+#include "app/benchmark.h"
 #include "app/files.h"
 #include "app/registry.h"
 #include "cli/modules.h"
@@ -282,4 +283,31 @@ vbc_vec sim_momentum(const vbc_sim *sim) {
   for (size_t k = 0; k < sim->sys.nbodies; ++k)
     P = vbc_vec_axpy(P, sim->bodies[k].mass, sim->bodies[k].v);
   return P;
+}
+
+void synthetic_bench_start(synthetic_bench *b, const vbc_benchmark_type *bt, double mass, double g,
+                           const char *params_json) {
+  memset(b, 0, sizeof *b);
+  snprintf(b->sc.file, sizeof b->sc.file, "synthetic.json");
+  b->sc.nbodies = 1;
+  b->sc.gravity = vbc_vec_make(0.0, -g, 0.0);
+  b->body.motion = VBC_MOTION_FREE;
+  b->body.mass = mass;
+  b->sim.scene = &b->sc;
+  b->sim.bodies = &b->body;
+  vbc_error err = {0};
+  b->params = cJSON_Parse(params_json);
+  cr_assert_eq(vbc_params_resolve(b->params, bt->params, b->sc.file, "benchmark", &err), 0, "%s",
+               err.message);
+  b->state = bt->alloc(&b->sim, b->params, &err);
+  cr_assert_not_null(b->state, "%s", err.message);
+}
+
+cJSON *synthetic_bench_stop(synthetic_bench *b, const vbc_benchmark_type *bt) {
+  vbc_error err = {0};
+  cJSON *m = cJSON_CreateObject();
+  cr_assert_eq(bt->metrics(b->state, &b->sim, m, NULL, &err), 0);
+  bt->free(b->state);
+  cJSON_Delete(b->params);
+  return m;
 }

@@ -13,6 +13,21 @@
 /* Run `vbc` with args (NULL-terminated); stderr goes to *err_text (malloc'd, may be NULL).
  * Returns the exit code, or -1 if the process could not run or died from a signal. */
 int run_vbc(const char *const *args, char **err_text);
+
+/* A sim with one free body of `mass` and no particles, gravity (0, -g), for feeding a benchmark
+ * synthetic histories (the water-entry tests): the body is bench->body, the state bench->state
+ * (from bt->alloc with the parameters in params_json, resolved). Fails the test on bad params. */
+typedef struct synthetic_bench {
+  vbc_scene sc;
+  vbc_body body;
+  vbc_sim sim;
+  cJSON *params;
+  void *state;
+} synthetic_bench;
+void synthetic_bench_start(synthetic_bench *b, const struct vbc_benchmark_type *bt, double mass,
+                           double g, const char *params_json);
+/* The benchmark's metrics (cJSON_Delete them); frees the state. */
+cJSON *synthetic_bench_stop(synthetic_bench *b, const struct vbc_benchmark_type *bt);
 /* Start `vbc` with args (NULL-terminated) without waiting; stdout and stderr go to the given
  * files (NULL: inherited). Returns the pid, or -1. */
 pid_t spawn_vbc(const char *const *args, const char *out_path, const char *err_path);

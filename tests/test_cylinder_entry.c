@@ -27,38 +27,18 @@ static double pen_exp(double tau, double factor) {
 
 /* Feed the benchmark a body whose centre drops by D pen_exp(tau) every 1e-4 s to t_end. */
 static cJSON *metrics_of(double factor, double t_end, const char *params_json) {
-  vbc_scene sc;
-  memset(&sc, 0, sizeof sc);
-  snprintf(sc.file, sizeof sc.file, "synthetic.json");
-  sc.nbodies = 1;
-  sc.gravity = vbc_vec_make(0.0, -G, 0.0);
-  vbc_body body;
-  memset(&body, 0, sizeof body);
-  body.motion = VBC_MOTION_FREE;
-  body.mass = 9.5;
-  vbc_sim sim;
-  memset(&sim, 0, sizeof sim);
-  sim.scene = &sc;
-  sim.bodies = &body;
-  vbc_error err = {0};
-  cJSON *params = cJSON_Parse(params_json);
   const vbc_benchmark_type *bt = &vbc_benchmark_cylinder_entry;
-  cr_assert_eq(vbc_params_resolve(params, bt->params, "benchmark", sc.file, &err), 0, "%s",
-               err.message);
-  void *st = bt->alloc(&sim, params, &err);
-  cr_assert_not_null(st, "%s", err.message);
+  synthetic_bench B;
+  synthetic_bench_start(&B, bt, 9.5, G, params_json);
+  vbc_error err = {0};
   const double h = 1e-4, y0 = 0.715, ts = sqrt(D / G);
   for (long k = 0; k * h <= t_end + 1e-12; ++k) {
-    sim.time = (double)k * h;
-    body.x.y = y0 - D * pen_exp(sim.time / ts, factor);
-    body.v.y = k == 0 ? -2.955 : -1.0;
-    cr_assert_eq(bt->observe(st, &sim, &err), 0);
+    B.sim.time = (double)k * h;
+    B.body.x.y = y0 - D * pen_exp(B.sim.time / ts, factor);
+    B.body.v.y = k == 0 ? -2.955 : -1.0;
+    cr_assert_eq(bt->observe(B.state, &B.sim, &err), 0);
   }
-  cJSON *m = cJSON_CreateObject();
-  cr_assert_eq(bt->metrics(st, &sim, m, NULL, &err), 0);
-  bt->free(st);
-  cJSON_Delete(params);
-  return m;
+  return synthetic_bench_stop(&B, bt);
 }
 
 static double num(const cJSON *m, const char *key) {

@@ -25,38 +25,18 @@ static double v_exp(double t, double factor) {
 /* Feed the benchmark a body whose downward speed is v(t) every 1e-4 s over [0, t_end]. */
 static cJSON *metrics_of(double (*v)(double, double), double factor, double t_end,
                          const char *params_json) {
-  vbc_scene sc;
-  memset(&sc, 0, sizeof sc);
-  snprintf(sc.file, sizeof sc.file, "synthetic.json");
-  sc.nbodies = 1;
-  sc.gravity = vbc_vec_make(0.0, -9.81, 0.0);
-  vbc_body body;
-  memset(&body, 0, sizeof body);
-  body.motion = VBC_MOTION_FREE;
-  body.mass = 241.0;
-  vbc_sim sim;
-  memset(&sim, 0, sizeof sim);
-  sim.scene = &sc;
-  sim.bodies = &body;
-  vbc_error err = {0};
-  cJSON *params = cJSON_Parse(params_json);
   const vbc_benchmark_type *bt = &vbc_benchmark_wedge_entry;
-  cr_assert_eq(vbc_params_resolve(params, bt->params, "benchmark", sc.file, &err), 0, "%s",
-               err.message);
-  void *st = bt->alloc(&sim, params, &err);
-  cr_assert_not_null(st, "%s", err.message);
+  synthetic_bench B;
+  synthetic_bench_start(&B, bt, 241.0, 9.81, params_json);
+  vbc_error err = {0};
   const double h = 1e-4;
   for (long k = 0; k * h <= t_end + 1e-12; ++k) {
-    sim.time = (double)k * h;
-    body.v.y = -v(sim.time, factor);
-    if (k > 0) body.x.y -= h * 0.5 * (v(sim.time - h, factor) + v(sim.time, factor));
-    cr_assert_eq(bt->observe(st, &sim, &err), 0);
+    B.sim.time = (double)k * h;
+    B.body.v.y = -v(B.sim.time, factor);
+    if (k > 0) B.body.x.y -= h * 0.5 * (v(B.sim.time - h, factor) + v(B.sim.time, factor));
+    cr_assert_eq(bt->observe(B.state, &B.sim, &err), 0);
   }
-  cJSON *m = cJSON_CreateObject();
-  cr_assert_eq(bt->metrics(st, &sim, m, NULL, &err), 0);
-  bt->free(st);
-  cJSON_Delete(params);
-  return m;
+  return synthetic_bench_stop(&B, bt);
 }
 
 static double num(const cJSON *m, const char *key) {
