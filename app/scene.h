@@ -103,7 +103,7 @@ typedef struct vbc_scene {
   double xsph;               /* XSPH factor alpha in [0, 1] (core/viscosity_sph.h); 0: off */
   vbc_viscosity_model viscosity_model; /* which Laplacian `viscosity` uses */
   double wall_viscosity; /* factor on the wall and body terms of the viscosity: 1 no-slip, 0 free */
-  int wall_viscosity_tangential; /* those terms see only the tangential relative velocity (He eq. 24) */
+  int wall_viscosity_tangential; /* those terms: tangential relative velocity only (He eq. 24) */
   int has_domain;
   vbc_vec domain_min, domain_max;
   vbc_shape *shapes;

@@ -24,10 +24,10 @@
  * r <= l (1 + 1e-9) touches (the slack absorbs the round-off of lattice positions) with depth
  * max(0, l - r). sys->contacts_speculative counts the rows with a gap (depth < 0).
  *
- * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies (`pairs` = "bodies":
- * the last two only, for fluid blocks that hold the fluid off the bodies themselves). Fluid-fluid
- * pairs are the incompressibility block's business, and pairs of two infinite masses (a fixed
- * body on a wall) would be inert rows, so neither is generated. The broad phase is the step's
+ * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies (`pairs` =
+ * "bodies": the last two only, for fluid blocks that hold the fluid off the bodies themselves).
+ * Fluid-fluid pairs are the incompressibility block's business, and pairs of two infinite masses
+ * (a fixed body on a wall) would be inert rows, so neither is generated. The broad phase is the step's
  * neighbour list (r_e >= l). Contacts couple through shared bodies, so the sweep and the apply
  * pass are serial, in pair order (deterministic); the residual pass is parallel.
  *
