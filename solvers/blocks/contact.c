@@ -27,9 +27,9 @@
  * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies (`pairs` =
  * "bodies": the last two only, for fluid blocks that hold the fluid off the bodies themselves).
  * Fluid-fluid pairs are the incompressibility block's business, and pairs of two infinite masses
- * (a fixed body on a wall) would be inert rows, so neither is generated. The broad phase is the step's
- * neighbour list (r_e >= l). Contacts couple through shared bodies, so the sweep and the apply
- * pass are serial, in pair order (deterministic); the residual pass is parallel.
+ * (a fixed body on a wall) would be inert rows, so neither is generated. The broad phase is the
+ * step's neighbour list (r_e >= l). Contacts couple through shared bodies, so the sweep and the
+ * apply pass are serial, in pair order (deterministic); the residual pass is parallel.
  *
  * Choices the paper leaves open: one restitution e and one alpha for every pair (the paper uses
  * one e per scene, §5.1); the depth statistics (vbc_system.max_depth_*) measure penetration at
