@@ -73,6 +73,23 @@ Test(lemke_contacts, lemke_and_converged_pgs_give_the_same_body_velocity) {
   stop(&b);
 }
 
+/* first_run = plain starts from the plain pivoting on the contact LCPs: the same exact solutions
+ * (the body's velocity to 1e-9 after 12 steps). */
+Test(lemke_contacts, plain_first_gives_the_regularized_first_solution) {
+  run a, b;
+  start(&a, "lc_reg_first", drop_scene, NULL, 0);
+  start(&b, "lc_plain_first", drop_scene, SETS("method.contact.first_run=plain"), 1);
+  steps(&a, 12);
+  steps(&b, 12);
+  cr_assert_gt(a.max_rows, 5);
+  const vbc_body *ba = &a.sim.bodies[0], *bb = &b.sim.bodies[0];
+  const double dv = vbc_vec_norm(vbc_vec_sub(ba->v, bb->v)), dw = fabs(ba->w.z - bb->w.z);
+  cr_assert_lt(dv, 1e-9, "|v_regularized - v_plain| = %g", dv);
+  cr_assert_lt(dw, 1e-8, "|w_regularized - w_plain| = %g", dw);
+  stop(&a);
+  stop(&b);
+}
+
 Test(lemke_contacts, summary_reports_the_contact_lcp) {
   const char *path = write_text(test_dir("lc_summary_scene"), "scene.json", drop_scene);
   cJSON *s = run_scene("lc_summary", path, NULL, 0);
@@ -158,6 +175,8 @@ Test(lemke_contacts_input, contact_solver_parameters_are_validated) {
                    FRAGMENTS("method.contact", "omegaa", "max_pivots"));
   expect_bad_input("lc_bad_pivots", bad_scene, SETS("method.contact.max_pivots=-1"),
                    FRAGMENTS("method.contact.max_pivots"));
+  expect_bad_input("lc_bad_first", bad_scene, SETS("method.contact.first_run=lucky"),
+                   FRAGMENTS("method.contact.first_run", "\"plain\"", "lucky"));
   expect_bad_input("lc_bad_iters", bad_scene,
                    SETS("method.contact.solver=pgs", "method.contact.min_iterations=10",
                         "method.contact.max_iterations=5"),

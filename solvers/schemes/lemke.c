@@ -292,7 +292,7 @@ int vbc_lemke_sparse(const vbc_sparse *M, const double *q, const vbc_lemke_optio
   } else if (opt.regularization == 0.0) {
     plan[nplan++] = 0.0;
   } else {
-    const int psd_like = contact_like(M, err);
+    const int psd_like = !opt.plain_first && contact_like(M, err);
     if (err->code) return err->code;
     if (psd_like) plan[nplan++] = REGULARIZATION;
     plan[nplan++] = 0.0;

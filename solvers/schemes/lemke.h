@@ -47,6 +47,8 @@ typedef struct vbc_lemke_options {
   const double *cover;   /* covering vector d > 0 (n entries); NULL: all ones */
   double regularization; /* < 0 (default): automatic; 0: none; > 0: this eps added to the unit
                             diagonal of the scaled M, then removed by proximal steps (lemke.c) */
+  int plain_first;       /* automatic: the plain run first on contact-like matrices too, the
+                            regularized one only when it fails (default 0: regularized first) */
 } vbc_lemke_options;
 
 #define VBC_LEMKE_TOLERANCE 1e-9

@@ -109,6 +109,8 @@ typedef struct lemke_state {
   int solved;
 } lemke_state;
 
+static const char *const first_run_choices[] = {"regularized", "plain", NULL};
+
 static const vbc_param_spec lemke_params[] = {
     {"max_pivots", VBC_PARAM_INTEGER, 0.0, 0.0, 1e12, 0,
      "pivot limit (0: max(100 n, 2^min(n,20)) for an LCP of n rows)"},
@@ -117,6 +119,10 @@ static const vbc_param_spec lemke_params[] = {
      "max(1, |q|_inf)) accepted as solved"},
     {"tie_tolerance", VBC_PARAM_NUMBER, VBC_LEMKE_TIE_TOLERANCE, 0.0, 1e-3, 0,
      "ratio-test ties in the scaled problem, broken lexicographically"},
+    {"first_run", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "on contact-like (PSD) matrices: regularized (M + eps I first, the plain run if that ends "
+     "inaccurate) or plain (the plain run first, the regularized one if it fails)",
+     first_run_choices},
     VBC_SOLVE_CONTROL_PARAMS(1e-9, 1, 0.0, 0),
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
@@ -127,6 +133,7 @@ static void *lemke_alloc(const cJSON *params, vbc_error *err) {
   s->opt.max_pivots = (long)vbc_param_number(params, lemke_params, "max_pivots");
   s->opt.tolerance = vbc_param_number(params, lemke_params, "lcp_tolerance");
   s->opt.tie_tolerance = vbc_param_number(params, lemke_params, "tie_tolerance");
+  s->opt.plain_first = vbc_param_choice(params, lemke_params, "first_run") == 1;
   return s;
 }
 
