@@ -58,7 +58,9 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
   if (sc->nbodies == 0) return VBC_OK;
   sim->bodies = vbc_calloc(sc->nbodies, sizeof *sim->bodies, err);
   sim->offset = vbc_calloc(p->n, sizeof *sim->offset, err);
-  if (sim->bodies == NULL || sim->offset == NULL) return err->code;
+  sim->sys.fluid_impulse = vbc_calloc(sc->nbodies, sizeof *sim->sys.fluid_impulse, err);
+  if (sim->bodies == NULL || sim->offset == NULL || sim->sys.fluid_impulse == NULL)
+    return err->code;
   const double cell = pow(sc->spacing, sc->dim);
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_RIGID) continue;
@@ -168,6 +170,7 @@ void vbc_sim_free(vbc_sim *sim) {
   free(sim->cell_mark);
   free(sim->bodies);
   free(sim->offset);
+  free(sim->sys.fluid_impulse);
   vbc_grid_free(&sim->grid);
   vbc_neighbors_free(&sim->nbrs);
   memset(sim, 0, sizeof *sim);

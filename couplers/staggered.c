@@ -67,11 +67,14 @@ static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
                4, err) != VBC_OK)
     return err->code;
   memcpy(s->u, p->vel, p->n * sizeof *s->u);
+  for (size_t k = 0; c->sys->fluid_impulse && k < c->sys->nbodies; ++k)
+    c->sys->fluid_impulse[k] = vbc_vec_zero();
   return VBC_OK;
 }
 
 /* Each free or pinned body takes the reaction impulses block `slot` reports for its particles
- * (eq. 21: force and torque about the centre), in particle order (deterministic). */
+ * (eq. 21: force and torque about the centre), in particle order (deterministic); every body,
+ * fixed and scripted ones too, adds their sum to its fluid_impulse (drag and lift). */
 static void push_bodies(vbc_coupling *c, int slot) {
   staggered_state *s = c->state;
   vbc_system *sys = c->sys;
@@ -82,6 +85,8 @@ static void push_bodies(vbc_coupling *c, int slot) {
   blk->type->boundary_impulses(blk->state, sys, &blk->rows, s->impulse);
   for (size_t k = 0; k < sys->nbodies; ++k) {
     vbc_body *b = &sys->bodies[k];
+    for (size_t i = b->first; sys->fluid_impulse && i < b->first + b->count; ++i)
+      sys->fluid_impulse[k] = vbc_vec_add(sys->fluid_impulse[k], s->impulse[i]);
     if (!vbc_body_movable(b)) continue;
     for (size_t i = b->first; i < b->first + b->count; ++i)
       vbc_body_push(b, p->pos[i], s->impulse[i]);

@@ -405,6 +405,8 @@ Test(staggered_input, bad_values_of_the_blocks_keys) {
                    FRAGMENTS("method.fluid.unilateral"));
   expect_bad_input("stag_divergence", staggered_scene, SETS("method.fluid.divergence=mean"),
                    FRAGMENTS("method.fluid.divergence", "pair", "relative"));
+  expect_bad_input("stag_body_slip", staggered_scene, SETS("method.fluid.body_slip=sticky"),
+                   FRAGMENTS("method.fluid.body_slip", "as_walls", "sticky"));
 }
 
 /* The staggered coupler's own group: the pre-pass's block and solver keys are checked like any

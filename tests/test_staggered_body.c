@@ -66,6 +66,40 @@ Test(staggered_body, a_sheet_hitting_a_free_box_conserves_linear_momentum) {
 }
 
 /* Without the reaction the box would stay at rest: the coupling is what moves it. */
+/* The same sheet against the box held still (scripted at rest): the impulse the coupler records
+ * on it (vbc_system.fluid_impulse, the drag and lift of the cylinder_flow benchmark) is the
+ * opposite of the fluid's momentum change, step by step summed (contact rows off: pairs bodies). */
+static const char held_scene[] =
+    "{\"dim\": 2, \"spacing\": 0.02, \"time\": {\"dt\": 0.004, \"end\": 0.2},\n"
+    " \"gravity\": [0.0, 0.0],\n"
+    " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0.0, -0.04], \"max\": [0.02, 0.04],\n"
+    "                 \"velocity\": [1.5, 0.2]}],\n"
+    " \"bodies\": [{\"shape\": {\"type\": \"box\", \"min\": [0.06, -0.06], \"max\": [0.12, 0.1]},\n"
+    "              \"motion\": \"scripted\"}],\n"
+    " \"method\": {\"coupler\": \"staggered\", \"fluid\": {\"constraint\": \"staggered\"},\n"
+    "            \"contact\": {\"pairs\": \"bodies\"}}}\n";
+
+Test(staggered_body, a_held_box_records_what_the_fluid_lost) {
+  run r;
+  start(&r, "sb_sheet_held", held_scene, NULL, 0);
+  vbc_vec fluid0 = vbc_vec_zero(), recorded = vbc_vec_zero();
+  const vbc_particles *p = &r.sim.particles;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) fluid0 = vbc_vec_axpy(fluid0, r.sim.sys.fluid_mass, p->vel[i]);
+  for (int k = 0; k < 25; ++k) {
+    steps(&r, 1);
+    recorded = vbc_vec_add(recorded, r.sim.sys.fluid_impulse[0]);
+  }
+  vbc_vec fluid1 = vbc_vec_zero();
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) fluid1 = vbc_vec_axpy(fluid1, r.sim.sys.fluid_mass, p->vel[i]);
+  const vbc_vec lost = vbc_vec_sub(fluid0, fluid1);
+  cr_assert_gt(recorded.x, 0.1 * vbc_vec_norm(fluid0), "the box was hit (%g)", recorded.x);
+  cr_assert_lt(vbc_vec_norm(vbc_vec_sub(recorded, lost)), 1e-12 * vbc_vec_norm(fluid0),
+               "recorded (%g, %g) against lost (%g, %g)", recorded.x, recorded.y, lost.x, lost.y);
+  stop(&r);
+}
+
 Test(staggered_body, the_box_moves_only_through_the_fluid) {
   run r;
   start(&r, "sb_sheet_far", sheet_scene, SETS("bodies.0.shape.min=[0.5,-0.06]",

@@ -84,6 +84,7 @@
 typedef vbc_staggered_state stag_state;
 
 static const char *const slip_choices[] = {"free_slip", "no_slip", NULL};
+static const char *const body_slip_choices[] = {"as_walls", "free_slip", "no_slip", NULL};
 static const char *const remap_choices[] = {"normalised", "literal", NULL};
 static const char *const divergence_choices[] = {"pair", "relative", NULL};
 
@@ -96,6 +97,10 @@ static const vbc_param_spec stag_params[] = {
     {"slip", VBC_PARAM_CHOICE, 0, 0, 0, 0,
      "the solids' condition on their staggered particles: free_slip (eq. 27) or no_slip (eq. 26)",
      slip_choices},
+    {"body_slip", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "the condition on rigid bodies' staggered particles: as_walls (slip's), free_slip or no_slip "
+     "(He's Fig. 12: free-slip outer walls, a no-slip cylinder)",
+     body_slip_choices},
     {"no_sticking", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
      "impose the solid condition only on staggered particles approaching the solid (§5.2)", NULL},
     {"remap", VBC_PARAM_CHOICE, 0, 0, 0, 0,
@@ -129,6 +134,8 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->asymmetry = vbc_param_number(params, stag_params, "surface_asymmetry");
   s->rho_min = vbc_param_number(params, stag_params, "surface_density");
   s->no_slip = vbc_param_choice(params, stag_params, "slip") == 1;
+  const int body_slip = vbc_param_choice(params, stag_params, "body_slip");
+  s->body_no_slip = body_slip == 0 ? s->no_slip : body_slip == 2;
   s->no_sticking = vbc_param_bool(params, stag_params, "no_sticking");
   s->remap = (vbc_staggered_remap_form)vbc_param_choice(params, stag_params, "remap");
   s->wall_share = vbc_param_bool(params, stag_params, "wall_share");
@@ -196,7 +203,7 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
       if (!s->no_sticking || vbc_vec_dot(rel, ns) < 0.0) {
         const vbc_vec own = vbc_vec_sub(vi, uj); /* the particle's share, relative */
         vbc_vec dv, dir;
-        if (s->no_slip) { /* eq. 26 */
+        if (p->kind[j] == VBC_RIGID ? s->body_no_slip : s->no_slip) { /* eq. 26 */
           dv = vbc_vec_scale(s->wall_share ? own : rel, -1.0);
           const double len = vbc_vec_norm(dv);
           dir = len > 0.0 ? vbc_vec_scale(dv, 1.0 / len) : ns;

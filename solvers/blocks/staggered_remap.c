@@ -109,17 +109,13 @@ vbc_vec vbc_staggered_remap(const vbc_staggered_state *s, const vbc_system *sys,
   return remap_apply(&r, sum);
 }
 
-/* Whether fluid particle i has an imposed staggered particle with a rigid particle of a body
- * that forces move. */
-static int touches_movable_body(const vbc_staggered_state *s, const vbc_system *sys, size_t i) {
+/* Whether fluid particle i has an imposed staggered particle with a rigid particle (of any
+ * body: the coupler moves the movable ones and records the impulse on all). */
+static int touches_body(const vbc_staggered_state *s, const vbc_system *sys, size_t i) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-    const size_t j = nb->index[q];
-    if (p->kind[j] == VBC_RIGID && vbc_vec_norm2(s->wall_dir[q]) > 0.0 &&
-        vbc_body_movable(&sys->bodies[p->body[j]]))
-      return 1;
-  }
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (p->kind[nb->index[q]] == VBC_RIGID && vbc_vec_norm2(s->wall_dir[q]) > 0.0) return 1;
   return 0;
 }
 
@@ -129,7 +125,7 @@ void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system
   const vbc_neighbors *nb = sys->nbrs;
   const double mf = sys->fluid_mass;
   for (size_t i = 0; i < p->n; ++i) {
-    if (p->kind[i] != VBC_FLUID || !touches_movable_body(s, sys, i)) continue;
+    if (p->kind[i] != VBC_FLUID || !touches_body(s, sys, i)) continue;
     double m[3][3] = {{0}};
     vbc_vec sum;
     const size_t k = gather(s, sys, i, m, &sum);

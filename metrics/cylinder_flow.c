@@ -1,0 +1,119 @@
+/* cylinder_flow.c — the fluid force on a body held in a flow, per metre in 2D: He et al. 2012
+ * Fig. 12 (a cylinder at 0 and +-10 rad/s in a flow with free-slip outer walls and a no-slip
+ * cylinder; the paper draws the flow and gives no forces, so drag and lift are ours).
+ *
+ * The force is the impulse the coupler records on the body over a step (vbc_system.fluid_impulse:
+ * the staggered coupler's reaction to the pre-pass and p^v, eq. 21 and 28, on fixed and scripted
+ * bodies too) over the step's h. drag = F_x (along the flow, +x), lift = F_y. Averaged over the
+ * steps that end in [from, to]: drag_mean, lift_mean, their standard deviations, and the
+ * coefficients C = F / (1/2 rho U^2 D) with the scene's density and the parameters U and D. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "metrics/metrics.h"
+#include "app/sim.h"
+
+typedef struct flow_state {
+  long body;
+  double from, to, velocity, diameter;
+  double sum[5]; /* over the window: n, sum F_x, sum F_y, sum F_x^2, sum F_y^2 */
+  vbc_vec last;  /* the last step's force */
+} flow_state;
+
+static const vbc_param_spec flow_params[] = {
+    {"body", VBC_PARAM_INTEGER, 0.0, 0.0, 1e6, 0, "index of the body in `bodies`"},
+    {"from", VBC_PARAM_NUMBER, 0.0, 0.0, 1e9, 0, "averages over steps ending at t >= from [s]"},
+    {"to", VBC_PARAM_NUMBER, 1e9, 0.0, 1e9, 0, "... and t <= to [s]"},
+    {"velocity", VBC_PARAM_NUMBER, 1.0, 0.0, 1e6, 1, "U of the coefficients [m/s]"},
+    {"diameter", VBC_PARAM_NUMBER, 0.1, 0.0, 1e6, 1, "D of the coefficients [m]"},
+    {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
+
+static void *flow_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
+  const vbc_scene *sc = sim->scene;
+  const long b = (long)vbc_param_number(params, flow_params, "body");
+  if (b >= (long)sc->nbodies) {
+    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a body "
+                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
+    return NULL;
+  }
+  flow_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s == NULL) return NULL;
+  s->body = b;
+  s->from = vbc_param_number(params, flow_params, "from");
+  s->to = vbc_param_number(params, flow_params, "to");
+  s->velocity = vbc_param_number(params, flow_params, "velocity");
+  s->diameter = vbc_param_number(params, flow_params, "diameter");
+  return s;
+}
+
+static void flow_free(void *state) { free(state); }
+
+static int flow_observe(void *state, const vbc_sim *sim, vbc_error *err) {
+  (void)err;
+  flow_state *s = state;
+  if (sim->step == 0 || sim->sys.fluid_impulse == NULL) return VBC_OK; /* t = 0: no step yet */
+  const vbc_vec F = vbc_vec_scale(sim->sys.fluid_impulse[s->body], 1.0 / sim->sys.dt);
+  s->last = F;
+  if (sim->time < s->from - 1e-12 || sim->time > s->to + 1e-12) return VBC_OK;
+  s->sum[0] += 1.0, s->sum[1] += F.x, s->sum[2] += F.y;
+  s->sum[3] += F.x * F.x, s->sum[4] += F.y * F.y;
+  return VBC_OK;
+}
+
+static void flow_series(void *state, const vbc_sim *sim, FILE *out) {
+  (void)sim;
+  const flow_state *s = state;
+  fprintf(out, ",%.9g,%.9g", s->last.x, s->last.y);
+}
+
+static int flow_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
+                        vbc_error *err) {
+  (void)outdir, (void)err;
+  const flow_state *s = state;
+  const double n = s->sum[0];
+  const double mx = n > 0 ? s->sum[1] / n : NAN, my = n > 0 ? s->sum[2] / n : NAN;
+  const double vx = n > 0 ? fmax(0.0, s->sum[3] / n - mx * mx) : NAN;
+  const double vy = n > 0 ? fmax(0.0, s->sum[4] / n - my * my) : NAN;
+  const double q = 0.5 * sim->scene->density * s->velocity * s->velocity * s->diameter;
+  cJSON_AddNumberToObject(metrics, "drag_mean", mx);
+  cJSON_AddNumberToObject(metrics, "lift_mean", my);
+  cJSON_AddNumberToObject(metrics, "drag_std", sqrt(vx));
+  cJSON_AddNumberToObject(metrics, "lift_std", sqrt(vy));
+  cJSON_AddNumberToObject(metrics, "drag_coefficient", mx / q);
+  cJSON_AddNumberToObject(metrics, "lift_coefficient", my / q);
+  cJSON_AddNumberToObject(metrics, "force_samples", n);
+  return VBC_OK;
+}
+
+static const char *const flow_metric_names[] = {
+    "drag_mean", "lift_mean", "drag_std", "lift_std", "drag_coefficient", "lift_coefficient",
+    "force_samples", NULL};
+
+static int flow_save(const void *state, vbc_blob *out, vbc_error *err) {
+  const flow_state *s = state;
+  if (vbc_blob_put_array(out, s->sum, 5, sizeof *s->sum, err) != VBC_OK) return err->code;
+  return vbc_blob_put(out, &s->last, sizeof s->last, err);
+}
+
+static int flow_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
+  (void)sim;
+  flow_state *s = state;
+  if (vbc_reader_get_array(in, s->sum, 5, sizeof *s->sum, err) != VBC_OK) return err->code;
+  return vbc_reader_get(in, &s->last, sizeof s->last, err);
+}
+
+const vbc_benchmark_type vbc_benchmark_cylinder_flow = {
+    .name = "cylinder_flow",
+    .summary = "the fluid force on a body held in a flow: drag and lift per metre and their "
+               "coefficients (He et al. 2012 Fig. 12's cylinder)",
+    .params = flow_params,
+    .metric_names = flow_metric_names,
+    .series_columns = "drag,lift",
+    .alloc = flow_alloc,
+    .free = flow_free,
+    .observe = flow_observe,
+    .save = flow_save,
+    .load = flow_load,
+    .series = flow_series,
+    .metrics = flow_metrics,
+};
