@@ -67,6 +67,23 @@ int vbc_reader_get_alloc(vbc_reader *r, void **data, size_t *count, size_t size,
   return vbc_reader_get(r, *data, *count * size, err);
 }
 
+int vbc_reader_get_arrays(vbc_reader *r, const char *what, size_t *cap, size_t *n,
+                          void *const *arrays, const size_t *sizes, size_t narrays,
+                          vbc_error *err) {
+  uint64_t count = 0;
+  vbc_reader peek = *r; /* the count leads the first array */
+  if (vbc_reader_get(&peek, &count, sizeof count, err) != VBC_OK) return err->code;
+  if (count > peek.left / sizes[0])
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu %s (corrupt?)", r->what,
+                         (unsigned long long)count, what);
+  if (vbc_grow(cap, (size_t)count, arrays, sizes, narrays, err) != VBC_OK) return err->code;
+  for (size_t k = 0; k < narrays; ++k)
+    if (vbc_reader_get_array(r, *(void **)arrays[k], (size_t)count, sizes[k], err) != VBC_OK)
+      return err->code;
+  *n = (size_t)count;
+  return VBC_OK;
+}
+
 int vbc_reader_get_string(vbc_reader *r, char *buf, size_t size, vbc_error *err) {
   size_t n = 0;
   if (get_count(r, 1, &n, err) != VBC_OK) return err->code;

@@ -32,6 +32,13 @@ int vbc_reader_get(vbc_reader *r, void *data, size_t size, vbc_error *err);
 int vbc_reader_get_array(vbc_reader *r, void *data, size_t count, size_t size, vbc_error *err);
 /* An array of any length, allocated (*data, *count; free it). */
 int vbc_reader_get_alloc(vbc_reader *r, void **data, size_t *count, size_t size, vbc_error *err);
+/* narrays arrays of one length written one after another by vbc_blob_put_array (a benchmark's
+ * per-sample history): peek the count, grow the caller's arrays (*arrays[k] of sizes[k] bytes
+ * an element, capacity *cap) and read them; *n = the count. A count the bytes left cannot hold
+ * is bad input: "WHAT: N <what> (corrupt?)". */
+int vbc_reader_get_arrays(vbc_reader *r, const char *what, size_t *cap, size_t *n,
+                          void *const *arrays, const size_t *sizes, size_t narrays,
+                          vbc_error *err);
 /* A string written by vbc_blob_put_string into buf (NUL-terminated; longer is bad input). */
 int vbc_reader_get_string(vbc_reader *r, char *buf, size_t size, vbc_error *err);
 

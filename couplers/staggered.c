@@ -85,11 +85,12 @@ static void push_bodies(vbc_coupling *c, int slot) {
   blk->type->boundary_impulses(blk->state, sys, &blk->rows, s->impulse);
   for (size_t k = 0; k < sys->nbodies; ++k) {
     vbc_body *b = &sys->bodies[k];
-    for (size_t i = b->first; sys->fluid_impulse && i < b->first + b->count; ++i)
-      sys->fluid_impulse[k] = vbc_vec_add(sys->fluid_impulse[k], s->impulse[i]);
-    if (!vbc_body_movable(b)) continue;
-    for (size_t i = b->first; i < b->first + b->count; ++i)
-      vbc_body_push(b, p->pos[i], s->impulse[i]);
+    const int movable = vbc_body_movable(b);
+    for (size_t i = b->first; i < b->first + b->count; ++i) {
+      if (sys->fluid_impulse)
+        sys->fluid_impulse[k] = vbc_vec_add(sys->fluid_impulse[k], s->impulse[i]);
+      if (movable) vbc_body_push(b, p->pos[i], s->impulse[i]);
+    }
   }
 }
 

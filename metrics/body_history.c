@@ -1,6 +1,5 @@
 /* body_history.c — see body_history.h. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "metrics/body_history.h"
@@ -58,19 +57,7 @@ int vbc_body_history_save(const vbc_body_history *h, vbc_blob *out, vbc_error *e
 }
 
 int vbc_body_history_load(vbc_body_history *h, vbc_reader *in, vbc_error *err) {
-  uint64_t n = 0;
-  vbc_reader peek = *in; /* the sample count leads the first array */
-  if (vbc_reader_get(&peek, &n, sizeof n, err) != VBC_OK) return err->code;
-  if (n > peek.left / sizeof *h->t)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu body samples (corrupt?)", in->what,
-                         (unsigned long long)n);
   void *const arrays[] = {&h->t, &h->vy, &h->y};
   const size_t sizes[] = {sizeof *h->t, sizeof *h->vy, sizeof *h->y};
-  if (vbc_grow(&h->cap, (size_t)n, arrays, sizes, 3, err) != VBC_OK ||
-      vbc_reader_get_array(in, h->t, (size_t)n, sizeof *h->t, err) != VBC_OK ||
-      vbc_reader_get_array(in, h->vy, (size_t)n, sizeof *h->vy, err) != VBC_OK ||
-      vbc_reader_get_array(in, h->y, (size_t)n, sizeof *h->y, err) != VBC_OK)
-    return err->code;
-  h->n = (size_t)n;
-  return VBC_OK;
+  return vbc_reader_get_arrays(in, "body samples", &h->cap, &h->n, arrays, sizes, 3, err);
 }

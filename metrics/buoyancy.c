@@ -43,7 +43,6 @@
  * submerged_error_fluid = |submerged_ratio - archimedes_ratio| what is left of the error once the
  * fluid's density is accounted for. All three are averaged over the same window as the ratio. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
@@ -246,25 +245,10 @@ static int buoy_save(const void *state, vbc_blob *out, vbc_error *err) {
 static int buoy_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
   (void)sim;
   buoy_state *s = state;
-  uint64_t n = 0;
-  vbc_reader peek = *in; /* the sample count leads the first array */
-  if (vbc_penetration_load(&s->pen, &peek, err) != VBC_OK ||
-      vbc_reader_get(&peek, &n, sizeof n, err) != VBC_OK)
-    return err->code;
   void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid};
   const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y, sizeof *s->fluid};
-  if (n > peek.left / sizeof *s->t)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %llu buoyancy samples (corrupt?)", in->what,
-                         (unsigned long long)n);
-  if (vbc_grow(&s->cap, (size_t)n, arrays, sizes, 4, err) != VBC_OK ||
-      vbc_penetration_load(&s->pen, in, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->t, (size_t)n, sizeof *s->t, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->ratio, (size_t)n, sizeof *s->ratio, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->y, (size_t)n, sizeof *s->y, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->fluid, (size_t)n, sizeof *s->fluid, err) != VBC_OK)
-    return err->code;
-  s->n = (size_t)n;
-  return VBC_OK;
+  if (vbc_penetration_load(&s->pen, in, err) != VBC_OK) return err->code;
+  return vbc_reader_get_arrays(in, "buoyancy samples", &s->cap, &s->n, arrays, sizes, 4, err);
 }
 
 const vbc_benchmark_type vbc_benchmark_buoyancy = {

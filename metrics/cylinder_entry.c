@@ -75,11 +75,8 @@ static void *cylinder_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *
   if (choice > 0) {
     s->data = &data_sets[choice - 1];
   } else { /* the body's density: its particles hold l^dim each */
-    size_t count = 0;
-    const vbc_particles *p = &sim->particles;
-    for (size_t i = 0; i < p->n; ++i) count += p->kind[i] == VBC_RIGID && p->body[i] == b;
-    const double rho =
-        sim->bodies[b].mass / ((double)count * pow(sim->sys.spacing, sim->sys.dim));
+    const vbc_body *B = &sim->bodies[b];
+    const double rho = B->mass / ((double)B->count * pow(sim->sys.spacing, sim->sys.dim));
     s->data = &data_sets[0];
     for (size_t k = 1; k < NSETS; ++k)
       if (fabs(data_sets[k].density - rho) < fabs(s->data->density - rho))
