@@ -109,6 +109,42 @@ Test(staggered_body, the_box_moves_only_through_the_fluid) {
   stop(&r);
 }
 
+/* A box held at rest with its lower 0.12 m in water 0.4 m deep (l = 0.01): the fluid's vertical
+ * force on it against Archimedes' rho g (0.24 m x 0.12 m) = 282.4 N/m, averaged over 0.15-0.3 s
+ * (benchmark cylinder_flow). body_load momentum (eq. 28) hands the box only what its staggered
+ * particles moved, which at rest is the layer below hanging on it (measured -17 N/m); pressure
+ * adds the p^v of the fluid next to it (measured 299 N/m, 1.06 Archimedes; 1.01 over 0.25-0.5 s). */
+static const char held_in_water[] =
+    "{\"dim\": 2, \"spacing\": 0.01, \"time\": {\"dt\": 0.0025, \"end\": 0.3},\n"
+    " \"gravity\": [0.0, -9.80665],\n"
+    " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0.0, 0.0], \"max\": [0.6, 0.4]},\n"
+    "                {\"type\": \"tank\", \"min\": [0.0, 0.0], \"max\": [0.6, 0.6]}],\n"
+    " \"bodies\": [{\"shape\": {\"type\": \"box\", \"min\": [0.18, 0.28], \"max\": [0.42, 0.52]},\n"
+    "              \"motion\": \"fixed\"}],\n"
+    " \"method\": {\"coupler\": \"staggered\", \"fluid\": {\"constraint\": \"staggered\"},\n"
+    "            \"contact\": {\"pairs\": \"bodies\"}},\n"
+    " \"benchmark\": {\"type\": \"cylinder_flow\", \"body\": 0, \"from\": 0.15},\n"
+    " \"output\": {\"frames\": false}}\n";
+
+static double held_lift(const char *name, const char *load) {
+  char set[64];
+  snprintf(set, sizeof set, "method.fluid.body_load=%s", load);
+  const char *scene = write_text(test_dir("sb_held_in_water"), "scene.json", held_in_water);
+  cJSON *s = run_scene(name, scene, SETS(set), 1);
+  const double lift = json_number(s, "metrics.lift_mean");
+  cJSON_Delete(s);
+  return lift;
+}
+
+Test(staggered_body, only_the_pressure_load_carries_a_held_box_like_archimedes) {
+  const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
+  const double momentum = held_lift("sb_load_momentum", "momentum");
+  const double pressure = held_lift("sb_load_pressure", "pressure");
+  cr_assert_lt(fabs(momentum), 0.1 * archimedes, "momentum load %g N/m", momentum);
+  cr_assert(fabs(pressure / archimedes - 1.0) < 0.1, "pressure load %g N/m against %g", pressure,
+            archimedes);
+}
+
 /* A wedge (free, lock ["x", "rotation"]) dropped off-centre onto a step of water in a tank, so
  * that the water pushes it sideways and turns it; gravity along -y. */
 static const char lock_scene[] =

@@ -16,6 +16,13 @@ typedef enum vbc_staggered_remap {
   VBC_REMAP_LITERAL = 1     /* eq. 19 as printed: (1/N_i) sum_j dv_{i-j} */
 } vbc_staggered_remap_form;
 
+/* What the p^v solve gives free and pinned bodies (staggered.c's head comment). */
+typedef enum vbc_staggered_body_load {
+  VBC_LOAD_MOMENTUM = 0, /* eq. 28: the opposite of what their staggered particles gave the fluid */
+  VBC_LOAD_PRESSURE = 1, /* the p^v of their fluid neighbours across those staggered particles */
+  VBC_LOAD_BOTH = 2
+} vbc_staggered_body_load;
+
 typedef struct vbc_staggered_state {
   vbc_sph_kernel k;
   double lattice_sum;       /* sum_j W(|x_j|) over the ideal lattice, self included */
@@ -23,6 +30,7 @@ typedef struct vbc_staggered_state {
   int no_slip, no_sticking, wall_share, unilateral;
   int body_no_slip; /* the condition on rigid particles (body_slip; default the walls' slip) */
   int relative_divergence; /* eq. 10 of v_{i-j} - v_i instead of v_{i-j} */
+  vbc_staggered_body_load body_load; /* what p^v gives the bodies */
   vbc_staggered_remap_form remap;
   double remap_floor; /* normalised remap: floor of the eigenvalues of (1/N) sum n n^T, times 1/d */
   size_t cap_particles, cap_pairs, cap_rows, nrows;
@@ -64,6 +72,11 @@ vbc_vec vbc_staggered_remap(const vbc_staggered_state *s, const vbc_system *sys,
  * exchange momentum to round-off (eq. 21, 28; staggered.c's head comment). Serial. */
 void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system *sys,
                                   vbc_vec *impulse);
+/* impulse[j] += d V_{i-j} lambda_i / r_ij (n_ij . n^s) n^s for every staggered particle between a
+ * fluid row i (lambda = h p^v) and a rigid particle j: the pressure the solid's condition holds
+ * back (body_load; staggered.c's head comment). Serial. */
+void vbc_staggered_pressure_impulses(const vbc_staggered_state *s, const vbc_system *sys,
+                                     const vbc_rows *rows, vbc_vec *impulse);
 
 /* For tests: whether fluid particle i of the block's last prepare is on the free surface. */
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle);

@@ -1,5 +1,6 @@
 /* staggered_remap.c — the particles' velocity change from their staggered particles (He et al.,
- * ACM Trans. Graph. 31(6) 149, 2012, eq. 14-19; the choices are in staggered.c's head comment).
+ * ACM Trans. Graph. 31(6) 149, 2012, eq. 14-19; the choices are in staggered.c's head comment),
+ * and what the bodies take back through them (eq. 21, 28 and the body_load pressure term).
  *
  * Each staggered particle P_{i-j} of fluid particle i changes by dv_{i-j} along one direction
  * n_{i-j}: -(h / rho_{i-j}) (p_j - p_i) / r_ij along n_ij for a fluid pair (eq. 11, 14), the
@@ -139,6 +140,37 @@ void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system
       const vbc_vec dv = literal ? vbc_vec_scale(s->wall_dv[q], 1.0 / s->count[i])
                                  : remap_apply(&r, s->wall_dv[q]);
       impulse[j] = vbc_vec_axpy(impulse[j], -mf, dv);
+    }
+  }
+}
+
+/* The pressure term (body_pressure): a fluid-solid staggered particle holds the solid's velocity
+ * condition, so its pressure change is not p^v's and the reaction above is only the momentum the
+ * condition moved. The pressure p_i of the fluid particle still presses on the solid: across the
+ * pair it drops from p_i to the solid's (no row, 0), eq. 11's gradient p_i / r_ij on the staggered
+ * particle's volume V_{i-j} (eq. 9), taken along the solid normal n^s (eq. 20, as eq. 23 directs
+ * a solid pair's pressure force). Each pair carries one component of the gradient, so, as in the
+ * normalised remap, the sum is multiplied by d: on the ideal lattice a flat wall then takes
+ * exactly p A for any support (sum over the pairs crossing a plane of V_{i-j}/r_ij n_ij . n = A/d
+ * in 2D and 3D, H = 2l to 3l). */
+void vbc_staggered_pressure_impulses(const vbc_staggered_state *s, const vbc_system *sys,
+                                     const vbc_rows *rows, vbc_vec *impulse) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double m = sys->fluid_mass, H = s->k.H;
+  for (size_t i = 0; i < p->n; ++i) {
+    const long r = s->row_of[i];
+    if (r < 0 || rows->impulse[r] == 0.0) continue;
+    const double lambda = rows->impulse[r], mi = m / s->count[i];
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const size_t j = nb->index[q];
+      const double d = nb->dist[q];
+      if (p->kind[j] != VBC_RIGID || !vbc_staggered_pair(d, H)) continue;
+      const double V = mi / s->rho[i] + m / s->count[j] / s->rho[j]; /* eq. 9 */
+      const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / d);
+      vbc_vec ns = s->normal[j];
+      if (vbc_vec_norm2(ns) == 0.0) ns = vbc_vec_scale(n, -1.0);
+      impulse[j] = vbc_vec_axpy(impulse[j], sys->dim * V * lambda / d * vbc_vec_dot(n, ns), ns);
     }
   }
 }
