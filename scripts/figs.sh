@@ -52,6 +52,7 @@ lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostat
 he_fig11_wedge|paper_figs/he_fig11_wedge/sweep.json|staggered cg lemke wedge_entry|
 he_hydrostatic_staggered|paper_figs/he_hydrostatic_staggered/sweep.json|mps pgs strong staggered cg hydrostatic|
 greenhow_cylinder_entry|paper_figs/greenhow_cylinder_entry/sweep.json|staggered cg lemke cylinder_entry|
+he_buoyancy_staggered|paper_figs/he_buoyancy_staggered/sweep.json|staggered cg buoyancy|spacing=0.04
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
