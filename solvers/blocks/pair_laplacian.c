@@ -27,25 +27,26 @@ void vbc_pair_apply(const vbc_pair_laplacian *L, const vbc_neighbors *nb, const 
   }
 }
 
-static void sweep_row(const vbc_pair_laplacian *L, const vbc_neighbors *nb, vbc_rows *rows,
-                      size_t r, double omega) {
-  if (rows->diag[r] <= 0.0) return;
+double vbc_pair_sweep_row(const vbc_pair_laplacian *L, const vbc_neighbors *nb, vbc_rows *rows,
+                          size_t r, double omega) {
+  if (rows->diag[r] <= 0.0) return 0.0;
   const double d = vbc_pgs_row(rows, r, L->y[r], omega);
-  if (d == 0.0) return;
+  if (d == 0.0) return 0.0;
   const size_t i = L->particle_of[r];
   L->y[r] += rows->diag[r] * d;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     const long rj = coupled_row(L, nb, q);
     if (rj >= 0) L->y[rj] -= L->coef[q] * d;
   }
+  return d;
 }
 
 void vbc_pair_sweep(const vbc_pair_laplacian *L, const vbc_neighbors *nb, vbc_rows *rows,
                     double omega, vbc_sweep_order order) {
   if (order == VBC_SWEEP_BACKWARD)
-    for (size_t r = rows->n; r-- > 0;) sweep_row(L, nb, rows, r, omega);
+    for (size_t r = rows->n; r-- > 0;) vbc_pair_sweep_row(L, nb, rows, r, omega);
   else
-    for (size_t r = 0; r < rows->n; ++r) sweep_row(L, nb, rows, r, omega);
+    for (size_t r = 0; r < rows->n; ++r) vbc_pair_sweep_row(L, nb, rows, r, omega);
 }
 
 int vbc_pair_assemble(const vbc_pair_laplacian *L, const vbc_neighbors *nb, const vbc_rows *rows,

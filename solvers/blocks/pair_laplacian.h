@@ -27,6 +27,9 @@ void vbc_pair_residual(const vbc_pair_laplacian *L, const vbc_rows *rows, double
 /* y += A d, row by row (parallel, deterministic). */
 void vbc_pair_apply(const vbc_pair_laplacian *L, const vbc_neighbors *nb, const vbc_rows *rows,
                     const double *d);
+/* The projected Gauss-Seidel update of row r (y kept); returns its change of lambda_r. */
+double vbc_pair_sweep_row(const vbc_pair_laplacian *L, const vbc_neighbors *nb, vbc_rows *rows,
+                          size_t r, double omega);
 /* One projected Gauss-Seidel sweep in row order, or its reverse (serial). */
 void vbc_pair_sweep(const vbc_pair_laplacian *L, const vbc_neighbors *nb, vbc_rows *rows,
                     double omega, vbc_sweep_order order);

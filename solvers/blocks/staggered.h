@@ -20,8 +20,18 @@ typedef enum vbc_staggered_remap {
 typedef enum vbc_staggered_body_load {
   VBC_LOAD_MOMENTUM = 0, /* eq. 28: the opposite of what their staggered particles gave the fluid */
   VBC_LOAD_PRESSURE = 1, /* the p^v of their fluid neighbours across those staggered particles */
-  VBC_LOAD_BOTH = 2
+  VBC_LOAD_BOTH = 2,
+  VBC_LOAD_IMPLICIT = 3  /* the bodies' velocities inside the solve (staggered_bodies.c) */
 } vbc_staggered_body_load;
+
+/* One fluid row's coupling to one movable body (staggered_bodies.c): its row (f, t) of the body's
+ * column D of the divergence, and M^-1 (f, t). */
+typedef struct vbc_staggered_link {
+  size_t row, body;
+  vbc_vec f, t;   /* sum_j e_ij a_ij and sum_j (x_j - X) x e_ij a_ij */
+  vbc_vec du, dw; /* M^-1 (f, t) */
+  long next;      /* the row's next link (another body), or -1 */
+} vbc_staggered_link;
 
 typedef struct vbc_staggered_state {
   vbc_sph_kernel k;
@@ -48,6 +58,13 @@ typedef struct vbc_staggered_state {
   vbc_vec *wall_dv; /* solid j: the velocity change the pair gives particle i (eq. 26/27) */
   vbc_vec *wall_dir; /* solid j: its direction n^v (unit), zero when the pair is not imposed */
   double *y;        /* per row: (A lambda)_r */
+  /* body_load implicit (staggered_bodies.c): */
+  double body_scale;        /* c = kappa l^d */
+  vbc_vec *body_a;          /* per pair: e_ij a_ij for an imposed rigid pair, else zero */
+  vbc_staggered_link *links; /* grouped by body, rows ascending within each */
+  size_t nlinks, cap_links, cap_row_first, cap_body_first;
+  long *row_first;          /* per row: its first link or -1 */
+  size_t *body_first;       /* per body: its links are [body_first[k], body_first[k + 1]) */
 } vbc_staggered_state;
 
 /* Whether two particles r apart are neighbours of the staggered scheme: closer than the support H
@@ -77,6 +94,28 @@ void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system
  * back (body_load; staggered.c's head comment). Serial. */
 void vbc_staggered_pressure_impulses(const vbc_staggered_state *s, const vbc_system *sys,
                                      const vbc_rows *rows, vbc_vec *impulse);
+
+/* body_load implicit (staggered_bodies.c's head comment has the equations). */
+/* c = kappa l^d: a flat wall of the ideal lattice takes exactly p A through c D^T lambda. */
+double vbc_staggered_body_scale(const vbc_sph_kernel *k, int dim, double l);
+/* After prepare's rows: body_a of every pair, the links of the movable bodies, and their
+ * coupling added to rows->diag. Serial. */
+int vbc_staggered_link_bodies(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows,
+                              vbc_error *err);
+/* y += the coupling's off-diagonal part of A' d (the pair pass added the diagonal). */
+void vbc_staggered_bodies_apply(const vbc_staggered_state *s, size_t nbodies, const double *d);
+/* Row r changed by delta in a sweep: the other rows of its bodies take the coupling. */
+void vbc_staggered_bodies_row_changed(const vbc_staggered_state *s, size_t r, double delta);
+/* A' in CSR (the pair entries with the bodies' blocks merged in), diagonal first in each row. */
+int vbc_staggered_bodies_assemble(const vbc_staggered_state *s, const vbc_neighbors *nb,
+                                  const vbc_rows *rows, vbc_sparse *A, vbc_error *err);
+/* Before the remap: the imposed changes of the bodies' staggered particles take the bodies'
+ * velocity change M^-1 c D^T lambda. */
+void vbc_staggered_bodies_finish(vbc_staggered_state *s, const vbc_system *sys,
+                                 const vbc_rows *rows);
+/* impulse[j] += c lambda_i e_ij a_ij over the imposed rigid pairs of every body. */
+void vbc_staggered_bodies_impulses(const vbc_staggered_state *s, const vbc_system *sys,
+                                   const vbc_rows *rows, vbc_vec *impulse);
 
 /* For tests: whether fluid particle i of the block's last prepare is on the free surface. */
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle);
