@@ -1,6 +1,8 @@
 /* test_staggered_body.c — bodies under He et al.'s staggered coupler (couplers/staggered.c) and
  * the body options the wedge entry needs: a free body hit by a water sheet takes the opposite of
- * what the fluid received (eq. 21, 28: fluid plus body linear momentum to round-off); a locked
+ * what the fluid received (eq. 21, 28: fluid plus body linear momentum to round-off); a held box
+ * takes Archimedes' load only with body_load pressure; a free box at its draft stays there only
+ * with body_load implicit, whose operator is symmetric and the same matrix-free; a locked
  * body keeps its locked velocity components zero under every coupler (bodies.N.lock); the wedge
  * shape holds the lattice points of its triangle (area and mass against the exact values); bad
  * lock and wedge values exit 2. */

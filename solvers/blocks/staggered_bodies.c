@@ -16,7 +16,9 @@
  * symmetric positive semi-definite like A: the coupled pressure projection of Batty, Bertails &
  * Bridson (ACM Trans. Graph. 26(3) 100, 2007), which He et al. cite, on the staggered operator.
  * M_k^-1 is the body's inverse mass with its locks and its world inverse inertia (core/body.h).
- * A pinned body is treated as free here; its pin is the contact stage's.
+ * A pinned body is treated as free here; its pin is the contact stage's. Only imposed staggered
+ * particles couple: with no_sticking, a pair left free keeps the body's velocity from before the
+ * solve in its mixed velocity (eq. 8).
  *
  * The block keeps y = A' lambda: the diagonal carries c D_rk M^-1 D_rk^T, apply and the sweep add
  * the coupling through each body's rows, and assemble writes it as a dense block over the rows of
