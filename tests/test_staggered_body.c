@@ -115,7 +115,8 @@ Test(staggered_body, the_box_moves_only_through_the_fluid) {
  * force on it against Archimedes' rho g (0.24 m x 0.12 m) = 282.4 N/m, averaged over 0.15-0.3 s
  * (benchmark cylinder_flow). body_load momentum (eq. 28) hands the box only what its staggered
  * particles moved, which at rest is the layer below hanging on it (measured -17 N/m); pressure
- * adds the p^v of the fluid next to it (measured 299 N/m, 1.06 Archimedes; 1.01 over 0.25-0.5 s). */
+ * adds the p^v of the fluid next to it (measured 299 N/m, 1.06 Archimedes; 1.01 over 0.25-0.5
+ * s). */
 static const char held_in_water[] =
     "{\"dim\": 2, \"spacing\": 0.01, \"time\": {\"dt\": 0.0025, \"end\": 0.3},\n"
     " \"gravity\": [0.0, -9.80665],\n"

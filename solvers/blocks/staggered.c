@@ -314,7 +314,8 @@ static void stag_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omeg
 static int stag_assemble(const void *state, const vbc_system *sys, const vbc_rows *rows,
                          vbc_sparse *A, vbc_error *err) {
   const stag_state *s = state;
-  if (s->body_load == VBC_LOAD_IMPLICIT) return vbc_staggered_bodies_assemble(s, sys->nbrs, rows, A, err);
+  if (s->body_load == VBC_LOAD_IMPLICIT)
+    return vbc_staggered_bodies_assemble(s, sys->nbrs, rows, A, err);
   const vbc_pair_laplacian L = laplacian(s);
   return vbc_pair_assemble(&L, sys->nbrs, rows, A, err);
 }

@@ -63,6 +63,13 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t size) {
   return 1;
 }
 
+/* Whether pair q (particle j) couples to body k. */
+static inline int of_body(const vbc_system *sys, const vbc_staggered_state *s, size_t j, size_t k,
+                          size_t q) {
+  const vbc_particles *p = sys->particles;
+  return p->kind[j] == VBC_RIGID && (size_t)p->body[j] == k && vbc_vec_norm2(s->body_a[q]) > 0.0;
+}
+
 /* e_ij a_ij of pair q of fluid particle i when j is a rigid particle with an imposed staggered
  * particle (staggered_pairs fixed its condition and n^s in wall_dir), else zero. */
 static vbc_vec coupling(const vbc_staggered_state *s, const vbc_system *sys, size_t i, size_t q) {
@@ -91,7 +98,8 @@ int vbc_staggered_link_bodies(vbc_staggered_state *s, const vbc_system *sys, vbc
   for (size_t r = 0; r < s->nrows; ++r) s->row_first[r] = -1;
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID)
-      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) s->body_a[q] = coupling(s, sys, i, q);
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+        s->body_a[q] = coupling(s, sys, i, q);
   for (size_t k = 0; k < sys->nbodies; ++k) {
     const vbc_body *b = &sys->bodies[k];
     s->body_first[k] = s->nlinks;
@@ -102,8 +110,7 @@ int vbc_staggered_link_bodies(vbc_staggered_state *s, const vbc_system *sys, vbc
       int touches = 0;
       for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
         const size_t j = nb->index[q];
-        if (p->kind[j] != VBC_RIGID || (size_t)p->body[j] != k || vbc_vec_norm2(s->body_a[q]) == 0.0)
-          continue;
+        if (!of_body(sys, s, j, k, q)) continue;
         f = vbc_vec_add(f, s->body_a[q]);
         t = vbc_vec_add(t, vbc_vec_cross(vbc_vec_sub(p->pos[j], b->x), s->body_a[q]));
         touches = 1;
@@ -226,8 +233,7 @@ void vbc_staggered_bodies_finish(vbc_staggered_state *s, const vbc_system *sys,
       const size_t i = s->particle_of[s->links[a].row];
       for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
         const size_t j = nb->index[q];
-        if (p->kind[j] != VBC_RIGID || (size_t)p->body[j] != k || vbc_vec_norm2(s->body_a[q]) == 0.0)
-          continue;
+        if (!of_body(sys, s, j, k, q)) continue;
         vbc_vec duj = vbc_vec_add(du, vbc_vec_cross(dw, vbc_vec_sub(p->pos[j], b->x)));
         if (!s->wall_share) /* the mixed particle's change: i's share of P_{i-j} (eq. 8) */
           duj = vbc_vec_scale(duj, s->count[j] / (s->count[i] + s->count[j]));
