@@ -86,46 +86,68 @@ static vbc_vec coupling(const vbc_staggered_state *s, const vbc_system *sys, siz
   return vbc_vec_scale(ns, e * vbc_vec_dot(n, ns));
 }
 
+/* Row r's links, appended at s->links[s->nlinks...]: one per movable body it touches. */
+static int link_row(vbc_staggered_state *s, const vbc_system *sys, size_t r) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const size_t i = s->particle_of[r], first = s->nlinks;
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    const size_t j = nb->index[q];
+    if (p->kind[j] != VBC_RIGID || vbc_vec_norm2(s->body_a[q]) == 0.0) continue;
+    const size_t k = p->body[j];
+    const vbc_body *b = &sys->bodies[k];
+    if (!vbc_body_movable(b)) continue;
+    size_t a = first;
+    while (a < s->nlinks && s->links[a].body != k) ++a;
+    if (a == s->nlinks) {
+      if (!grow((void **)&s->links, &s->cap_links, s->nlinks + 1, sizeof *s->links)) return 0;
+      s->links[s->nlinks++] = (vbc_staggered_link){.row = r, .body = k};
+    }
+    vbc_staggered_link *l = &s->links[a];
+    l->f = vbc_vec_add(l->f, s->body_a[q]);
+    l->t = vbc_vec_add(l->t, vbc_vec_cross(vbc_vec_sub(p->pos[j], b->x), s->body_a[q]));
+  }
+  return 1;
+}
+
 int vbc_staggered_link_bodies(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows,
                               vbc_error *err) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
+  const size_t nb_bodies = sys->nbodies;
   s->nlinks = 0;
   if (!grow((void **)&s->row_first, &s->cap_row_first, s->nrows + 1, sizeof *s->row_first) ||
-      !grow((void **)&s->body_first, &s->cap_body_first, sys->nbodies + 1,
-            sizeof *s->body_first))
+      !grow((void **)&s->body_first, &s->cap_body_first, nb_bodies + 1, sizeof *s->body_first))
     goto oom;
-  for (size_t r = 0; r < s->nrows; ++r) s->row_first[r] = -1;
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID)
       for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
         s->body_a[q] = coupling(s, sys, i, q);
-  for (size_t k = 0; k < sys->nbodies; ++k) {
-    const vbc_body *b = &sys->bodies[k];
-    s->body_first[k] = s->nlinks;
-    if (!vbc_body_movable(b)) continue;
-    for (size_t r = 0; r < s->nrows; ++r) {
-      const size_t i = s->particle_of[r];
-      vbc_vec f = vbc_vec_zero(), t = vbc_vec_zero();
-      int touches = 0;
-      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-        const size_t j = nb->index[q];
-        if (!of_body(sys, s, j, k, q)) continue;
-        f = vbc_vec_add(f, s->body_a[q]);
-        t = vbc_vec_add(t, vbc_vec_cross(vbc_vec_sub(p->pos[j], b->x), s->body_a[q]));
-        touches = 1;
-      }
-      if (!touches) continue;
-      if (!grow((void **)&s->links, &s->cap_links, s->nlinks + 1, sizeof *s->links)) goto oom;
-      vbc_staggered_link *l = &s->links[s->nlinks];
-      l->row = r, l->body = k, l->f = f, l->t = t;
-      l->du = vbc_vec_scale(vbc_body_unlocked(b, f), b->inv_mass); /* M^-1 (f, t) */
-      l->dw = vbc_mat3_mul(&b->inv_inertia, t);
-      l->next = s->row_first[r], s->row_first[r] = (long)s->nlinks++;
-      rows->diag[r] += s->body_scale * (vbc_vec_dot(f, l->du) + vbc_vec_dot(t, l->dw));
-    }
+  for (size_t r = 0; r < s->nrows; ++r)
+    if (!link_row(s, sys, r)) goto oom;
+  /* group by body, rows ascending within each (a stable counting sort) */
+  const size_t n = s->nlinks;
+  if (!grow((void **)&s->links, &s->cap_links, 2 * n + 1, sizeof *s->links)) goto oom;
+  vbc_staggered_link *src = s->links + n;
+  for (size_t a = 0; a < n; ++a) src[a] = s->links[a];
+  for (size_t k = 0; k <= nb_bodies; ++k) s->body_first[k] = 0;
+  for (size_t a = 0; a < n; ++a) ++s->body_first[src[a].body + 1];
+  for (size_t k = 0; k < nb_bodies; ++k) s->body_first[k + 1] += s->body_first[k];
+  for (size_t a = 0; a < n; ++a) s->links[s->body_first[src[a].body]++] = src[a];
+  for (size_t k = nb_bodies; k > 0; --k) s->body_first[k] = s->body_first[k - 1];
+  s->body_first[0] = 0;
+  for (size_t r = 0; r < s->nrows; ++r) s->row_first[r] = -1;
+  for (size_t a = n; a-- > 0;) {
+    vbc_staggered_link *l = &s->links[a];
+    const vbc_body *b = &sys->bodies[l->body];
+    l->du = vbc_vec_scale(vbc_body_unlocked(b, l->f), b->inv_mass); /* M^-1 (f, t) */
+    l->dw = vbc_mat3_mul(&b->inv_inertia, l->t);
+    l->next = s->row_first[l->row], s->row_first[l->row] = (long)a;
   }
-  s->body_first[sys->nbodies] = s->nlinks;
+  for (size_t a = 0; a < n; ++a) {
+    const vbc_staggered_link *l = &s->links[a];
+    rows->diag[l->row] += s->body_scale * (vbc_vec_dot(l->f, l->du) + vbc_vec_dot(l->t, l->dw));
+  }
   return VBC_OK;
 oom:
   vbc_error_set(err, VBC_EXIT_SYSTEM, "staggered: out of memory coupling the bodies");
