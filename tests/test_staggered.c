@@ -407,6 +407,8 @@ Test(staggered_input, bad_values_of_the_blocks_keys) {
                    FRAGMENTS("method.fluid.divergence", "pair", "relative"));
   expect_bad_input("stag_body_slip", staggered_scene, SETS("method.fluid.body_slip=sticky"),
                    FRAGMENTS("method.fluid.body_slip", "as_walls", "sticky"));
+  expect_bad_input("stag_body_load", staggered_scene, SETS("method.fluid.body_load=weight"),
+                   FRAGMENTS("method.fluid.body_load", "momentum", "implicit", "weight"));
 }
 
 /* The staggered coupler's own group: the pre-pass's block and solver keys are checked like any
