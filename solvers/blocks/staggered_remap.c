@@ -144,7 +144,7 @@ void vbc_staggered_solid_impulses(const vbc_staggered_state *s, const vbc_system
   }
 }
 
-/* The pressure term (body_pressure): a fluid-solid staggered particle holds the solid's velocity
+/* The pressure term (body_load pressure): a fluid-solid staggered particle holds the solid's velocity
  * condition, so its pressure change is not p^v's and the reaction above is only the momentum the
  * condition moved. The pressure p_i of the fluid particle still presses on the solid: across the
  * pair it drops from p_i to the solid's (no row, 0), eq. 11's gradient p_i / r_ij on the staggered
