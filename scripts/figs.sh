@@ -102,7 +102,7 @@ echo
 echo "figures (PNG, SVG, PDF; data and gnuplot scripts beside them):"
 for name in $drawn; do
   for f in "$out/$name"/plots/*.png; do [ -e "$f" ] && echo "  $f"; done
-  echo "  table: $out/$name/table.csv"
+  [ -e "$out/$name/table.csv" ] && echo "  table: $out/$name/table.csv"
 done
 [ -z "$pending" ] || echo "pending (their modules do not exist yet):$pending"
 exit $status
