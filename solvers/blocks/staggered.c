@@ -209,6 +209,7 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
     const double d = nb->dist[q];
     s->coef[q] = s->grad[q] = 0.0;
     s->wall_dv[q] = s->wall_dir[q] = vbc_vec_zero();
+    if (s->body_load == VBC_LOAD_IMPLICIT) s->body_a[q] = vbc_vec_zero();
     if (!vbc_staggered_pair(d, H)) continue;
     const double mj = m / s->count[j], mij = mi + mj;                /* eq. 7 */
     const double V = mi / s->rho[i] + mj / s->rho[j], rho = mij / V; /* eq. 9 */
@@ -237,6 +238,9 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
           v = vbc_vec_axpy(v, -vbc_vec_dot(rel, ns), ns);
         }
         s->wall_dv[q] = dv, s->wall_dir[q] = dir;
+        if (s->body_load == VBC_LOAD_IMPLICIT && p->kind[j] == VBC_RIGID) /* d div_i / d u_j */
+          s->body_a[q] = s->body_no_slip ? vbc_vec_scale(n, V * wp)
+                                         : vbc_vec_scale(ns, V * wp * vbc_vec_dot(n, ns));
       }
     }
     div += V * wp * vbc_vec_dot(s->relative_divergence ? vbc_vec_sub(v, vi) : v, n); /* eq. 10 */

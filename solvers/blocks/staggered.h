@@ -60,7 +60,8 @@ typedef struct vbc_staggered_state {
   double *y;        /* per row: (A lambda)_r */
   /* body_load implicit (staggered_bodies.c): */
   double body_scale;        /* c = kappa l^d */
-  vbc_vec *body_a;          /* per pair: e_ij a_ij for an imposed rigid pair, else zero */
+  vbc_vec *body_a; /* per pair of a fluid particle: e_ij a_ij for an imposed rigid pair, else
+                    * zero (staggered_pairs, beside the pair's other coefficients) */
   vbc_staggered_link *links; /* grouped by body, rows ascending within each */
   size_t nlinks, cap_links, cap_row_first, cap_body_first;
   long *row_first;          /* per row: its first link or -1 */
@@ -98,8 +99,8 @@ void vbc_staggered_pressure_impulses(const vbc_staggered_state *s, const vbc_sys
 /* body_load implicit (staggered_bodies.c's head comment has the equations). */
 /* c = kappa l^d: a flat wall of the ideal lattice takes exactly p A through c D^T lambda. */
 double vbc_staggered_body_scale(const vbc_sph_kernel *k, int dim, double l);
-/* After prepare's rows: body_a of every pair, the links of the movable bodies, and their
- * coupling added to rows->diag. Serial. */
+/* After prepare's rows (staggered_pairs has set body_a): the links of the movable bodies, and
+ * their coupling added to rows->diag. Serial. */
 int vbc_staggered_link_bodies(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows,
                               vbc_error *err);
 /* y += the coupling's off-diagonal part of A' d (the pair pass added the diagonal). */

@@ -70,22 +70,6 @@ static inline int of_body(const vbc_system *sys, const vbc_staggered_state *s, s
   return p->kind[j] == VBC_RIGID && (size_t)p->body[j] == k && vbc_vec_norm2(s->body_a[q]) > 0.0;
 }
 
-/* e_ij a_ij of pair q of fluid particle i when j is a rigid particle with an imposed staggered
- * particle (staggered_pairs fixed its condition and n^s in wall_dir), else zero. */
-static vbc_vec coupling(const vbc_staggered_state *s, const vbc_system *sys, size_t i, size_t q) {
-  const vbc_particles *p = sys->particles;
-  const vbc_neighbors *nb = sys->nbrs;
-  const size_t j = nb->index[q];
-  if (p->kind[j] != VBC_RIGID || vbc_vec_norm2(s->wall_dir[q]) == 0.0) return vbc_vec_zero();
-  const double d = nb->dist[q], m = sys->fluid_mass;
-  const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / d);
-  const double V = m / s->count[i] / s->rho[i] + m / s->count[j] / s->rho[j]; /* eq. 9 */
-  const double e = V * fabs(vbc_sph_dW(&s->k, 0.5 * d));
-  if (s->body_no_slip) return vbc_vec_scale(n, e);
-  const vbc_vec ns = s->wall_dir[q]; /* free slip: the direction is n^s */
-  return vbc_vec_scale(ns, e * vbc_vec_dot(n, ns));
-}
-
 /* Row r's links, appended at s->links[s->nlinks...]: one per movable body it touches. */
 static int link_row(vbc_staggered_state *s, const vbc_system *sys, size_t r) {
   const vbc_particles *p = sys->particles;
@@ -112,17 +96,11 @@ static int link_row(vbc_staggered_state *s, const vbc_system *sys, size_t r) {
 
 int vbc_staggered_link_bodies(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows,
                               vbc_error *err) {
-  const vbc_particles *p = sys->particles;
-  const vbc_neighbors *nb = sys->nbrs;
   const size_t nb_bodies = sys->nbodies;
   s->nlinks = 0;
   if (!grow((void **)&s->row_first, &s->cap_row_first, s->nrows + 1, sizeof *s->row_first) ||
       !grow((void **)&s->body_first, &s->cap_body_first, nb_bodies + 1, sizeof *s->body_first))
     goto oom;
-  for (size_t i = 0; i < p->n; ++i)
-    if (p->kind[i] == VBC_FLUID)
-      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-        s->body_a[q] = coupling(s, sys, i, q);
   for (size_t r = 0; r < s->nrows; ++r)
     if (!link_row(s, sys, r)) goto oom;
   /* group by body, rows ascending within each (a stable counting sort) */
