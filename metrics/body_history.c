@@ -4,16 +4,6 @@
 
 #include "metrics/body_history.h"
 
-long vbc_body_history_free_body(const vbc_sim *sim, long b, vbc_error *err) {
-  const vbc_scene *sc = sim->scene;
-  if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_FREE) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a free body "
-                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
-    return -1;
-  }
-  return b;
-}
-
 int vbc_body_history_observe(vbc_body_history *h, const vbc_sim *sim, vbc_error *err) {
   void *const arrays[] = {&h->t, &h->vy, &h->y};
   const size_t sizes[] = {sizeof *h->t, sizeof *h->vy, sizeof *h->y};

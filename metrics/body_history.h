@@ -13,8 +13,6 @@ typedef struct vbc_body_history {
   double *t, *vy, *y; /* per sample: time, the body's v_y and centre height */
 } vbc_body_history;
 
-/* The index of a free body for benchmark NAME (`benchmark.body`), or -1 with exit 2. */
-long vbc_body_history_free_body(const vbc_sim *sim, long b, vbc_error *err);
 int vbc_body_history_observe(vbc_body_history *h, const vbc_sim *sim, vbc_error *err);
 void vbc_body_history_free(vbc_body_history *h);
 /* v_y or y at time t, linear between samples (NAN outside the samples). */

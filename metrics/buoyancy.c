@@ -75,12 +75,9 @@ static const vbc_param_spec buoy_params[] = {
 
 static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
   const vbc_scene *sc = sim->scene;
-  long b = (long)vbc_param_number(params, buoy_params, "body");
-  if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_FREE) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a free body "
-                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
-    return NULL;
-  }
+  const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, buoy_params, "body"),
+                                    VBC_MOTION_FREE, err);
+  if (b < 0) return NULL;
   /* the surface and the ratio measure along y */
   if (vbc_benchmark_gravity_down(sc, "buoyancy", err) != VBC_OK) return NULL;
   buoy_state *s = vbc_calloc(1, sizeof *s, err);

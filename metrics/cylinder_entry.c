@@ -63,8 +63,8 @@ static const vbc_param_spec cylinder_params[] = {
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *cylinder_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
-  const long b = vbc_body_history_free_body(
-      sim, (long)vbc_param_number(params, cylinder_params, "body"), err);
+  const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, cylinder_params, "body"),
+                                    VBC_MOTION_FREE, err);
   if (b < 0 || vbc_benchmark_gravity_down(sim->scene, "cylinder_entry", err) != VBC_OK)
     return NULL;
   cylinder_state *s = vbc_calloc(1, sizeof *s, err);

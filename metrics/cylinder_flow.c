@@ -29,13 +29,9 @@ static const vbc_param_spec flow_params[] = {
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *flow_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
-  const vbc_scene *sc = sim->scene;
-  const long b = (long)vbc_param_number(params, flow_params, "body");
-  if (b >= (long)sc->nbodies) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a body "
-                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
-    return NULL;
-  }
+  const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, flow_params, "body"), -1,
+                                    err);
+  if (b < 0) return NULL;
   flow_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->body = b;

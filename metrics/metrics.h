@@ -20,6 +20,11 @@ extern const vbc_benchmark_type vbc_benchmark_cylinder_flow;  /* He et al. 2012 
  * "FILE: gravity: expected gravity along -y for the NAME benchmark, got (x, y, z)". */
 int vbc_benchmark_gravity_down(const vbc_scene *sc, const char *name, vbc_error *err);
 
+/* `benchmark.body` b names a body of the scene with the given motion (a vbc_motion; -1: any):
+ * b, or -1 with exit 2 "FILE: benchmark.body: expected the index of a [free |pinned ]body
+ * (bodies has N entries), got b". */
+long vbc_benchmark_body(const struct vbc_sim *sim, long b, int motion, vbc_error *err);
+
 /* Penetration over a run (metrics/penetration.c): the deepest overlap l - r of two particles
  * at r < l, between a rigid particle and another body's or a wall's (body), and between a fluid
  * particle and a rigid or wall particle (fluid); pairs without a movable side do not count. */

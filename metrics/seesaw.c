@@ -35,12 +35,9 @@ static const vbc_param_spec seesaw_params[] = {
 
 static void *seesaw_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
   const vbc_scene *sc = sim->scene;
-  long b = (long)vbc_param_number(params, seesaw_params, "body");
-  if (b >= (long)sc->nbodies || sim->bodies[b].motion != VBC_MOTION_PINNED) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: benchmark.body: expected the index of a pinned body "
-                  "(bodies has %zu entries), got %ld", sc->file, sc->nbodies, b);
-    return NULL;
-  }
+  const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, seesaw_params, "body"),
+                                    VBC_MOTION_PINNED, err);
+  if (b < 0) return NULL;
   if (sc->dim != 2) { /* w_z, first_step.csv in x, y */
     vbc_error_set(err, VBC_EXIT_INPUT, "%s: dim: expected 2 for the seesaw benchmark, got %d",
                   sc->file, sc->dim);

@@ -48,8 +48,8 @@ static const vbc_param_spec wedge_params[] = {
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *wedge_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
-  const long b = vbc_body_history_free_body(
-      sim, (long)vbc_param_number(params, wedge_params, "body"), err);
+  const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, wedge_params, "body"),
+                                    VBC_MOTION_FREE, err);
   if (b < 0 || vbc_benchmark_gravity_down(sim->scene, "wedge_entry", err) != VBC_OK) return NULL;
   wedge_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
