@@ -1,7 +1,7 @@
 /* test_contact_inclusive.c — Kurose & Takahashi's coupling as written (couplers/lemke_contacts.c):
  * method.contact.inclusive detects pairs exactly l apart (their eq. 2, r <= r_f + r_r), the
  * contact stage reports touching and speculative rows apart, and method.fluid.bodies = "ignored"
- * takes the rigid particles out of the MPS rows.
+ * takes the rigid particles out of the mps and sph_density rows.
  *
  * The scene is one step on the lattice: water [0, 0.15] x [0, 0.3] (3 x 6 particles, l = 0.05) in
  * a tank, beside a free 2 x 2 box [0.15, 0.25] x [0, 0.1] on the floor. Pairs exactly l apart:
@@ -9,6 +9,7 @@
  * speculative (4, below (1 + margin) l = 1.5 l). Vbc's r < l sees only the box-floor rows (the
  * speculative margin catches those at l with depth 0). */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "tests/support.h"
@@ -52,6 +53,34 @@ Test(contact_inclusive, ignored_bodies_have_no_fluid_rows) {
                      rows_ignored);
   cJSON_Delete(walls);
   cJSON_Delete(ignored);
+}
+
+/* The same on sph_density (Kurose's own fluid is SPH): the box's column next to the water (the
+ * two particles within 1.5 l of it) loses its rows, and the water's solve is that of the tank
+ * without the box (measured: final relative residual 0.2778 both, 0.4058 with the box as a
+ * wall; no contact rows touch the water here). */
+Test(contact_inclusive, ignored_bodies_leave_the_sph_rows) {
+  const char *sph[] = {"method.fluid.constraint=sph_density", "method.fluid.solver=jacobi",
+                       "method.fluid.bodies=walls"};
+  cJSON *walls = one_step("sph_bodies_walls", sph, 3);
+  sph[2] = "method.fluid.bodies=ignored";
+  cJSON *ignored = one_step("sph_bodies_ignored", sph, 3);
+  const char *none[] = {"method.fluid.constraint=sph_density", "method.fluid.solver=jacobi",
+                        "bodies=[]"};
+  cJSON *no_box = one_step("sph_no_box", none, 3);
+  const double rows_walls = json_number(walls, "solver.stages.0.rows_max");
+  const double rows_ignored = json_number(ignored, "solver.stages.0.rows_max");
+  cr_assert_float_eq(rows_walls - rows_ignored, 2.0, 0.0, "rows %g vs %g", rows_walls,
+                     rows_ignored);
+  cr_assert_float_eq(rows_ignored, json_number(no_box, "solver.stages.0.rows_max"), 0.0);
+  const char *res = "solver.stages.0.final_relative_residual_max";
+  const double r_walls = json_number(walls, res), r_ignored = json_number(ignored, res);
+  const double r_none = json_number(no_box, res);
+  cr_assert_float_eq(r_ignored, r_none, 1e-12 * r_none, "%.17g vs %.17g", r_ignored, r_none);
+  cr_assert_gt(fabs(r_walls - r_none), 0.1 * r_none, "the box as a wall changes the solve");
+  cJSON_Delete(walls);
+  cJSON_Delete(ignored);
+  cJSON_Delete(no_box);
 }
 
 Test(scene, bad_contact_inclusive_and_fluid_bodies_name_their_path) {

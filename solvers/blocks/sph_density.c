@@ -62,7 +62,9 @@
  * the walls until compression makes up for it; mirroring p_k = p_i instead makes the operator
  * non-symmetric, and relaxed Jacobi and PGS diverged on it in the hydrostatic tank.
  * Bodies are moving walls for this block (their velocity enters J v, its impulses do not move
- * them): the akinci coupler passes the pressure forces on them afterwards (Akinci 2012). */
+ * them): the akinci coupler passes the pressure forces on them afterwards (Akinci 2012). With
+ * bodies = "ignored" the block does not see them at all (Kurose & Takahashi §4, whose SPH fluid
+ * meets the bodies through the contacts only; volumes()). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -77,6 +79,7 @@ typedef struct sph_state {
   double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
   int warm_start, akinci_volumes, wall_pressure;
   int positive_pressure_error; /* error_measure: SPlisHSPlasH's (sph_error_sum) */
+  int ignore_bodies;   /* bodies = "ignored": rigid particles have volume 0 and no rows */
   int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
   double surface_beta; /* free surface: rho_i < beta rho0 */
   double warm_start_factor;
@@ -90,6 +93,7 @@ typedef struct sph_state {
 } sph_state;
 
 static const char *const sph_error_measures[] = {"active_rows", "positive_pressure", NULL};
+static const char *const sph_bodies_choices[] = {"walls", "ignored", NULL};
 
 static const vbc_param_spec sph_params[] = {
     {"warm_start", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
@@ -114,6 +118,11 @@ static const vbc_param_spec sph_params[] = {
      "SPlisHSPlasH's IISPH: the signed (rho*_i - rho0) / rho0 summed over fluid particles with "
      "p_i > 0, divided by all fluid particles",
      sph_error_measures},
+    {"bodies", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "walls: rigid particles are boundary particles (in rho_i and J_i, with rows under "
+     "wall_pressure); ignored: the block leaves them out, so that fluid and bodies meet through "
+     "contacts only (Kurose & Takahashi 2009 §4)",
+     sph_bodies_choices},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 /* The volume V = l^d / S, S = sum_j l^d W(|x_j|) over the ideal lattice of spacing l (self
@@ -154,6 +163,7 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->akinci_volumes = vbc_param_bool(params, sph_params, "akinci_volumes");
   s->wall_pressure = vbc_param_bool(params, sph_params, "wall_pressure");
   s->positive_pressure_error = vbc_param_choice(params, sph_params, "error_measure") == 1;
+  s->ignore_bodies = vbc_param_choice(params, sph_params, "bodies") == 1;
   *support = s->k.H;
   return s;
 }
@@ -184,13 +194,19 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
 }
 
 /* Volumes: l^d for fluid-kind particles; for wall and rigid particles Akinci's 1 / sum_l W_kl over
- * boundary neighbours (and itself), or l^d without akinci_volumes. */
+ * boundary neighbours (and itself), or l^d without akinci_volumes. With bodies "ignored" a rigid
+ * particle's volume is 0: every term of rho_i, J_i, A_ii, the boundary impulses and the smoothed
+ * pressure carries V_j, so the block then does not see it (and has_row gives it no row). */
 static void volumes(sph_state *s, const vbc_system *sys) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double cell = s->cell, w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
+    if (s->ignore_bodies && p->kind[i] == VBC_RIGID) {
+      s->volume[i] = 0.0;
+      continue;
+    }
     if (p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
       s->volume[i] = cell;
       continue;
@@ -211,7 +227,7 @@ static int has_row(const sph_state *s, const vbc_system *sys, size_t i) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (p->kind[i] == VBC_FLUID) return 1;
-  if (!s->wall_pressure) return 0;
+  if (!s->wall_pressure || (s->ignore_bodies && p->kind[i] == VBC_RIGID)) return 0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
     if (p->kind[nb->index[q]] == VBC_FLUID && nb->dist[q] < 1.5 * sys->spacing) return 1;
   return 0;
