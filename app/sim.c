@@ -139,7 +139,9 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sim->acc = vbc_calloc(sim->particles.n, sizeof *sim->acc, err);
   sim->seed = vbc_calloc(sim->particles.n + 1, 1, err);
   sim->active = sim->seed ? vbc_calloc(sim->particles.n + 1, 1, err) : NULL;
-  if (sim->acc == NULL || sim->active == NULL) return err->code;
+  sim->fluid_index = sim->active ? vbc_calloc(sim->nfluid + 1, sizeof *sim->fluid_index, err)
+                                 : NULL;
+  if (sim->acc == NULL || sim->fluid_index == NULL) return err->code;
   for (size_t i = 0; i < sim->particles.n; ++i)
     sim->seed[i] = sim->particles.kind[i] != VBC_WALL; /* walls never move (app/generate.c) */
   if (tangential) {
@@ -167,6 +169,7 @@ void vbc_sim_free(vbc_sim *sim) {
   free(sim->wall_normal);
   free(sim->seed);
   free(sim->active);
+  free(sim->fluid_index);
   free(sim->cell_mark);
   free(sim->bodies);
   free(sim->offset);
@@ -176,8 +179,27 @@ void vbc_sim_free(vbc_sim *sim) {
   memset(sim, 0, sizeof *sim);
 }
 
+/* sys.fluid: the fluid particles' indices in order, for the loops that touch only them
+ * (core/constraint.h). Kinds change only inside a pms stage, which restores them, so the count
+ * is the initial one; if it were not, the loops would fall back to every particle. */
+static void list_fluid(vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  size_t n = 0;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) {
+      if (n == sim->nfluid) {
+        sim->sys.fluid = NULL;
+        return;
+      }
+      sim->fluid_index[n++] = (uint32_t)i;
+    }
+  sim->sys.fluid = sim->fluid_index;
+  sim->sys.nfluid = n;
+}
+
 int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
+  list_fluid(sim);
   if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
     return err->code;
   if (vbc_grow(&sim->cap_cell_mark, sim->grid.ncells, (void *[]){&sim->cell_mark},
@@ -218,8 +240,10 @@ void vbc_sim_explicit(vbc_sim *sim) {
   const double h = sim->sys.dt;
   const vbc_vec g = sim->scene->gravity;
   const int extra = explicit_accelerations(sim);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
+  const size_t nf = vbc_fluid_count(&sim->sys);
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+  for (size_t m = 0; m < nf; ++m) {
+    const size_t i = vbc_fluid_at(&sim->sys, m);
     if (p->kind[i] != VBC_FLUID) continue;
     vbc_vec a = extra ? vbc_vec_add(g, sim->acc[i]) : g;
     p->vel[i] = vbc_vec_axpy(p->vel[i], h, a);
@@ -242,9 +266,12 @@ void vbc_sim_place_bodies(vbc_sim *sim) {
 void vbc_sim_advect(vbc_sim *sim) {
   vbc_particles *p = &sim->particles;
   const double h = sim->sys.dt;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i)
+  const size_t nf = vbc_fluid_count(&sim->sys);
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+  for (size_t m = 0; m < nf; ++m) {
+    const size_t i = vbc_fluid_at(&sim->sys, m);
     if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
+  }
   const double t0 = vbc_now();
   for (size_t k = 0; k < sim->sys.nbodies; ++k) vbc_body_integrate(&sim->bodies[k], h);
   vbc_sim_place_bodies(sim);

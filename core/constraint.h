@@ -28,6 +28,7 @@
 #define VBC_CONSTRAINT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -96,7 +97,23 @@ typedef struct vbc_system {
   /* NULL, or one inverse mass per particle that replaces the default below while a weak coupler
    * solves some rigid particles as fluid (couplers/pms.c); the coupler that sets it clears it. */
   const double *inv_mass_override;
+  /* NULL, or the indices of the fluid particles in increasing order (the time loop sets them with
+   * the neighbour lists). Loops that only touch fluid particles visit these (vbc_fluid_count,
+   * vbc_fluid_at), so that static scheduling gives every thread its share of the fluid whatever
+   * the particles' order: over all particles, with the fluid first, one thread got the fluid and
+   * the other the walls to skip. */
+  const uint32_t *fluid;
+  size_t nfluid;
 } vbc_system;
+
+/* How many particles a loop over the fluid visits, and the k-th of them: the fluid list when
+ * there is one, else every particle (the loop body then skips the others). */
+static inline size_t vbc_fluid_count(const vbc_system *s) {
+  return s->fluid ? s->nfluid : s->particles->n;
+}
+static inline size_t vbc_fluid_at(const vbc_system *s, size_t k) {
+  return s->fluid ? (size_t)s->fluid[k] : k;
+}
 
 /* The inverse mass of particle i as a point body: 1/(rho l^d) for fluid, 0 for walls and rigid
  * particles (their body carries the mass), unless a coupler overrides it. */

@@ -51,8 +51,10 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
   const vbc_neighbors *nb = sys->nbrs;
   const vbc_sph_kernel *k = &sys->sph;
   const double coef = alpha / sys->dt * pow(sys->spacing, sys->dim);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
+  const size_t nf = vbc_fluid_count(sys);
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+  for (size_t m = 0; m < nf; ++m) {
+    const size_t i = vbc_fluid_at(sys, m);
     if (p->kind[i] != VBC_FLUID) continue;
     vbc_vec a = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
@@ -72,8 +74,10 @@ void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor,
   const double H = k->H;
   const double eta2 = 0.0025 * H * H; /* (0.1 h)^2, h = H / 2 */
   const double coef = 2.0 * nu * pow(sys->spacing, sys->dim);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
+  const size_t nf = vbc_fluid_count(sys);
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+  for (size_t m = 0; m < nf; ++m) {
+    const size_t i = vbc_fluid_at(sys, m);
     if (p->kind[i] != VBC_FLUID) continue;
     vbc_vec a = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {

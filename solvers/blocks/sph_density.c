@@ -246,8 +246,12 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
+  /* which particles have rows in parallel (has_row scans the lists of walls), then their numbers
+   * in particle order */
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i);
   size_t nrows = 0;
-  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i) ? (long)nrows++ : -1;
+  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = s->row_of[i] ? (long)nrows++ : -1;
   if (vbc_rows_resize(rows, nrows, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < p->n; ++i)
     if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
@@ -392,14 +396,13 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     double rho = r >= 0 ? s->density[i] : 0.0;
     p->pressure[i] =
         r >= 0 ? rows->impulse[r] * rho * rho / (pressure_mass(s, sys, i) * sys->dt) : 0.0;
+    if (r < 0) p->pressure_smoothed[i] = 0.0;
   }
   const double w0 = vbc_sph_W(&s->k, 0.0);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
-    if (s->row_of[i] < 0) {
-      p->pressure_smoothed[i] = 0.0;
-      continue;
-    }
+  /* over the rows, which share the work out evenly whatever the particle order */
+#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < rows->n; ++r) {
+    const size_t i = s->particle_of[r];
     double num = s->volume[i] * w0 * p->pressure[i], den = s->volume[i] * w0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
