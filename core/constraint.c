@@ -107,34 +107,50 @@ void vbc_solve_trace_free(vbc_solve_trace *t) {
   memset(t, 0, sizeof *t);
 }
 
+/* One chunk of block_residual2's passes: the natural-residual energy of each row (or, for the
+ * round-off scale, of |b| + |J v|), summed in row order (core/reduce.h). */
+typedef struct energy_pass {
+  const vbc_rows *r;
+  int zero_impulse;
+} energy_pass;
+
+static double residual_energy(void *ctx, size_t begin, size_t end) {
+  const energy_pass *e = ctx;
+  const vbc_rows *r = e->r;
+  double s = 0.0;
+  for (size_t k = begin; k < end; ++k) {
+    double a = r->diag[k], v = 0.0;
+    if (a > 0.0) {
+      double lam = e->zero_impulse ? 0.0 : r->impulse[k];
+      double d = a * (lam - vbc_clamp(lam + r->residual[k] / a, r->lo[k], r->hi[k]));
+      v = d * d / a;
+    }
+    s += v;
+  }
+  return s;
+}
+
+static double scale_energy(void *ctx, size_t begin, size_t end) {
+  const vbc_rows *r = ((const energy_pass *)ctx)->r;
+  double s = 0.0;
+  for (size_t k = begin; k < end; ++k) {
+    double a = r->diag[k], m = fabs(r->target[k]) + fabs(r->target[k] - r->residual[k]);
+    s += a > 0.0 ? m * m / a : 0.0;
+  }
+  return s;
+}
+
 /* Natural-residual energy of one block's rows; with zero_impulse the impulses are taken as 0
- * (the velocities must then not contain them yet) and *scale2 gets the energy of |b| + |J v|. */
+ * (the velocities must then not contain them yet) and *scale2 gets the energy of |b| + |J v|.
+ * The sums are vbc_sum's, so the stopping tests see the same bits on any number of threads. */
 static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impulse,
                               double *scale2) {
   vbc_rows *r = &b->rows;
   if (r->n == 0) return 0.0;
   b->type->residual(b->state, sys, r, r->residual);
-  /* scratch holds the per-row energy so the sum can be taken in a fixed order */
-#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN)
-  for (size_t k = 0; k < r->n; ++k) {
-    double a = r->diag[k];
-    if (a <= 0.0) {
-      r->scratch[k] = 0.0;
-      continue;
-    }
-    double lam = zero_impulse ? 0.0 : r->impulse[k];
-    double e = a * (lam - vbc_clamp(lam + r->residual[k] / a, r->lo[k], r->hi[k]));
-    r->scratch[k] = e * e / a;
-  }
-  double sum = vbc_sum(r->scratch, r->n);
-  if (scale2) {
-#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN)
-    for (size_t k = 0; k < r->n; ++k) {
-      double a = r->diag[k], m = fabs(r->target[k]) + fabs(r->target[k] - r->residual[k]);
-      r->scratch[k] = a > 0.0 ? m * m / a : 0.0;
-    }
-    *scale2 = vbc_sum(r->scratch, r->n);
-  }
+  energy_pass e = {r, zero_impulse};
+  double sum = vbc_sum_pass(r->n, residual_energy, &e);
+  if (scale2) *scale2 = vbc_sum_pass(r->n, scale_energy, &e);
   return sum;
 }
 
@@ -153,17 +169,35 @@ void vbc_problem_finish(vbc_problem *pb) {
   }
 }
 
-double vbc_rows_error_sum(const vbc_rows *r, double scale, size_t *count) {
+/* One chunk of vbc_rows_error_sum: the rows' errors summed in row order, and how many rows have
+ * a positive diagonal (added to *count). */
+typedef struct error_pass {
+  const vbc_rows *r;
+  double scale;
+  size_t count;
+} error_pass;
+
+static double row_errors(void *ctx, size_t begin, size_t end) {
+  error_pass *e = ctx;
+  const vbc_rows *r = e->r;
+  double s = 0.0;
   size_t active = 0;
-#pragma omp parallel for schedule(static) reduction(+ : active) if (r->n >= VBC_PARALLEL_MIN)
-  for (size_t k = 0; k < r->n; ++k) {
+  for (size_t k = begin; k < end; ++k) {
     double res = r->residual[k], lam = r->impulse[k];
     int free_to_move = (res > 0.0 && lam < r->hi[k]) || (res < 0.0 && lam > r->lo[k]);
-    r->scratch[k] = r->diag[k] > 0.0 && free_to_move ? scale * fabs(res) : 0.0;
+    s += r->diag[k] > 0.0 && free_to_move ? e->scale * fabs(res) : 0.0;
     active += r->diag[k] > 0.0;
   }
-  *count = active;
-  return vbc_sum(r->scratch, r->n);
+#pragma omp atomic
+  e->count += active;
+  return s;
+}
+
+double vbc_rows_error_sum(const vbc_rows *r, double scale, size_t *count) {
+  error_pass e = {r, scale, 0};
+  const double sum = vbc_sum_pass(r->n, row_errors, &e);
+  *count = e.count;
+  return sum;
 }
 
 /* Sum of one block's row errors (vbc_problem_mean_error) and how many rows count. */

@@ -155,8 +155,8 @@ typedef struct vbc_rows {
 } vbc_rows;
 
 /* The default error measure of a block's rows: the sum of scale |r_k| over the rows that can
- * still move (r_k > 0 below hi_k, r_k < 0 above lo_k), *count the rows with A_kk > 0. Uses
- * rows->scratch. */
+ * still move (r_k > 0 below hi_k, r_k < 0 above lo_k), *count the rows with A_kk > 0; summed
+ * as vbc_sum does (core/reduce.h). */
 double vbc_rows_error_sum(const vbc_rows *rows, double scale, size_t *count);
 int vbc_rows_resize(vbc_rows *rows, size_t n, vbc_error *err);
 void vbc_rows_free(vbc_rows *rows);

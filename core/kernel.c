@@ -52,3 +52,20 @@ double vbc_sph_lattice_sum(const vbc_sph_kernel *k, double l, double weight) {
         sum += weight * vbc_sph_W(k, l * sqrt((double)(a * a + b * b + c * c)));
   return sum;
 }
+
+double vbc_sph_lattice_volume(const vbc_sph_kernel *k, double l) {
+  const double cell = pow(l, k->dim);
+  return cell / vbc_sph_lattice_sum(k, l, cell);
+}
+
+double vbc_sph_lattice_gradient_moment(const vbc_sph_kernel *k, double l, double V) {
+  const int n = (int)ceil(k->H / l), dim = k->dim;
+  double M = 0.0;
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int c = (dim == 3 ? -n : 0); c <= (dim == 3 ? n : 0); ++c) {
+        const double r = l * sqrt((double)(i * i + j * j + c * c)), x = l * i;
+        if (r > 0.0) M -= V * x * x * vbc_sph_dW(k, r) / r;
+      }
+  return M;
+}

@@ -58,6 +58,16 @@ vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r);
  * included: what a particle inside the lattice sums (SPH volumes and densities calibrated on the
  * lattice, as MPS takes n0 from it). */
 double vbc_sph_lattice_sum(const vbc_sph_kernel *k, double l, double weight);
+/* The volume V = l^d / S, S the lattice sum of l^d W, so that a particle inside the ideal lattice
+ * has rho = rho0 exactly, as MPS takes n0 from the same lattice (Miyamoto eq. 6). With V = l^d
+ * the lattice density is rho0 S (S = 1.0009 in 2D at H = 2 l for the cubic spline), and IISPH's
+ * full one-step correction of that offset makes a tank of water at rest expand by 0.09 % in its
+ * first step: 0.3 m/s at the edges of a 0.6 m column. */
+double vbc_sph_lattice_volume(const vbc_sph_kernel *k, double l);
+/* M = -sum_j V x_j^2 W'(r_j) / r_j over the ideal lattice of spacing l with volumes V (the same
+ * along every axis by its symmetry): sum_j V p_j grad W_ij of p = G x at a lattice point is G M
+ * in x, so grad W / M makes the SPH gradient of a linear field exact there. */
+double vbc_sph_lattice_gradient_moment(const vbc_sph_kernel *k, double l, double V);
 
 #ifdef __cplusplus
 }

@@ -10,4 +10,14 @@
 
 double vbc_sum(const double *x, size_t n);
 
+/* One pass over the items [begin, end) of a chunk: computes a value per item and returns their
+ * sum, added in index order from 0.0. */
+typedef double (*vbc_chunk_pass)(void *ctx, size_t begin, size_t end);
+
+/* The sum over [0, n) of the values f computes, by vbc_sum's chunks, run in parallel and added in
+ * order: the bits of writing the values to an array and calling vbc_sum on it, in one parallel
+ * region instead of two (each region wakes the sleeping threads: docs/architecture.md). f must
+ * be safe to call for different chunks at once. */
+double vbc_sum_pass(size_t n, vbc_chunk_pass f, void *ctx);
+
 #endif

@@ -7,8 +7,8 @@
  * pressure at H = 2 l (a hydrostatic tank at rest starts moving after 0.4 s), Wendland C2's does
  * not (docs/iisph.md, "Kernel and lattice").
  * Every particle j has a volume V_j: V = l^d / S for fluid, S the kernel's sum over the ideal
- * lattice (lattice_volume), and the kernel gradient is calibrated on the same lattice: grad W is
- * scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (lattice_gradient_scale), so that the block's
+ * lattice (vbc_sph_lattice_volume), and the kernel gradient is calibrated on the same lattice: grad W is
+ * scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (vbc_sph_lattice_gradient_moment), so that the block's
  * divergence of a linear velocity field, and its pressure gradient of a linear pressure field,
  * are exact there (MPS calibrates n0 and lambda the same way). M = 1.012 for the cubic spline and
  * 0.941 for Wendland C2 at H = 2 l: uncalibrated, the hydrostatic pressure came out 6 % high
@@ -76,7 +76,7 @@
 typedef struct sph_state {
   vbc_sph_kernel k; /* the kernel (sys->sph) */
   double grad_scale; /* 1/M: the kernel gradient calibrated on the lattice */
-  double cell;     /* volume of a fluid particle: l^d over the lattice sum (see lattice_volume) */
+  double cell;     /* volume of a fluid particle: l^d over the lattice sum (vbc_sph_lattice_volume) */
   int warm_start, akinci_volumes, wall_pressure;
   int positive_pressure_error; /* error_measure: SPlisHSPlasH's (sph_error_sum) */
   int ignore_bodies;   /* bodies = "ignored": rigid particles have volume 0 and no rows */
@@ -125,37 +125,13 @@ static const vbc_param_spec sph_params[] = {
      sph_bodies_choices},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
-/* The volume V = l^d / S, S = sum_j l^d W(|x_j|) over the ideal lattice of spacing l (self
- * included), so that a fluid particle inside the lattice has rho = rho0 exactly, as MPS takes n0
- * from the same lattice (Miyamoto eq. 6). With V = l^d the lattice density is rho0 S (S = 1.0009
- * in 2D at H = 2 l), and IISPH's full one-step correction of that offset (alpha = 1) makes a tank of
- * water at rest expand by 0.09 % in its first step: 0.3 m/s at the edges of a 0.6 m column. */
-static double lattice_volume(const vbc_sph_kernel *kern, double l) {
-  const double cell = pow(l, kern->dim);
-  return cell / vbc_sph_lattice_sum(kern, l, cell);
-}
-
-/* 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j over the ideal lattice (the same along every axis by
- * its symmetry): sum_j V p_j grad W_ij of p = G x at a lattice point is G M in x. */
-static double lattice_gradient_scale(const vbc_sph_kernel *kern, double l, double V) {
-  const int n = (int)ceil(kern->H / l), dim = kern->dim;
-  double M = 0.0;
-  for (int i = -n; i <= n; ++i)
-    for (int j = -n; j <= n; ++j)
-      for (int k = (dim == 3 ? -n : 0); k <= (dim == 3 ? n : 0); ++k) {
-        const double r = l * sqrt((double)(i * i + j * j + k * k)), x = l * i;
-        if (r > 0.0) M -= V * x * x * vbc_sph_dW(kern, r) / r;
-      }
-  return 1.0 / M;
-}
-
 static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *support,
                        vbc_error *err) {
   sph_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->k = sys->sph;
-  s->cell = lattice_volume(&s->k, sys->spacing);
-  s->grad_scale = lattice_gradient_scale(&s->k, sys->spacing, s->cell);
+  s->cell = vbc_sph_lattice_volume(&s->k, sys->spacing);
+  s->grad_scale = 1.0 / vbc_sph_lattice_gradient_moment(&s->k, sys->spacing, s->cell);
   s->warm_start = vbc_param_bool(params, sph_params, "warm_start");
   s->warm_start_factor = vbc_param_number(params, sph_params, "warm_start_factor");
   s->equality = vbc_param_bool(params, sph_params, "equality");
@@ -454,21 +430,38 @@ static double sph_error_scale(const void *state, const vbc_system *sys) {
  * TimeStepIISPH's avg_density_err); with h r_i = rho*_i - rho0 that is the sum of h r_i / rho0
  * over fluid rows with lambda_i > 0, over the number of fluid particles. active_rows: the
  * default measure. */
+typedef struct sph_error_pass {
+  const sph_state *s;
+  const vbc_system *sys;
+  const vbc_rows *rows;
+  double scale;
+  size_t fluid;
+} sph_error_pass;
+
+static double positive_pressure_errors(void *ctx, size_t begin, size_t end) {
+  sph_error_pass *e = ctx;
+  const vbc_particles *p = e->sys->particles;
+  double sum = 0.0;
+  size_t fluid = 0;
+  for (size_t r = begin; r < end; ++r) {
+    const int is_fluid = p->kind[e->s->particle_of[r]] == VBC_FLUID;
+    sum += is_fluid && e->rows->impulse[r] > 0.0 ? e->scale * e->rows->residual[r] : 0.0;
+    fluid += (size_t)is_fluid;
+  }
+#pragma omp atomic
+  e->fluid += fluid;
+  return sum;
+}
+
 static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_rows *rows,
                             size_t *count) {
   const sph_state *s = state;
-  const vbc_particles *p = sys->particles;
   const double scale = sph_error_scale(state, sys);
   if (!s->positive_pressure_error) return vbc_rows_error_sum(rows, scale, count);
-  size_t fluid = 0;
-#pragma omp parallel for schedule(static) reduction(+ : fluid) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) {
-    const int is_fluid = p->kind[s->particle_of[r]] == VBC_FLUID;
-    rows->scratch[r] = is_fluid && rows->impulse[r] > 0.0 ? scale * rows->residual[r] : 0.0;
-    fluid += (size_t)is_fluid;
-  }
-  *count = fluid;
-  return vbc_sum(rows->scratch, rows->n);
+  sph_error_pass e = {s, sys, rows, scale, 0};
+  const double sum = vbc_sum_pass(rows->n, positive_pressure_errors, &e);
+  *count = e.fluid;
+  return sum;
 }
 
 static unsigned sph_traits(const void *state) {
