@@ -165,6 +165,7 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
   for (size_t i = 0; i < p->n; ++i) {
     int si = side_of(sys, i);
     if (si == SIDE_WALL) continue; /* wall-first pairs are found from the other side */
+    if (si == SIDE_FLUID && !fluid) continue; /* all its pairs have a fluid side */
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       uint32_t j = nb->index[q];
       double r = nb->dist[q];
