@@ -142,8 +142,14 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   sim->fluid_index = sim->active ? vbc_calloc(sim->nfluid + 1, sizeof *sim->fluid_index, err)
                                  : NULL;
   if (sim->acc == NULL || sim->fluid_index == NULL) return err->code;
-  for (size_t i = 0; i < sim->particles.n; ++i)
+  size_t nf = 0;
+  for (size_t i = 0; i < sim->particles.n; ++i) {
     sim->seed[i] = sim->particles.kind[i] != VBC_WALL; /* walls never move (app/generate.c) */
+    if (sim->particles.kind[i] == VBC_FLUID) sim->fluid_index[nf++] = (uint32_t)i;
+  }
+  /* kinds change only inside a pms stage, which restores them: the list holds for the run */
+  sys->fluid = sim->fluid_index;
+  sys->nfluid = nf;
   if (tangential) {
     sim->wall_normal = vbc_calloc(sim->particles.n, sizeof *sim->wall_normal, err);
     if (sim->wall_normal == NULL) return err->code;
@@ -179,27 +185,8 @@ void vbc_sim_free(vbc_sim *sim) {
   memset(sim, 0, sizeof *sim);
 }
 
-/* sys.fluid: the fluid particles' indices in order, for the loops that touch only them
- * (core/constraint.h). Kinds change only inside a pms stage, which restores them, so the count
- * is the initial one; if it were not, the loops would fall back to every particle. */
-static void list_fluid(vbc_sim *sim) {
-  const vbc_particles *p = &sim->particles;
-  size_t n = 0;
-  for (size_t i = 0; i < p->n; ++i)
-    if (p->kind[i] == VBC_FLUID) {
-      if (n == sim->nfluid) {
-        sim->sys.fluid = NULL;
-        return;
-      }
-      sim->fluid_index[n++] = (uint32_t)i;
-    }
-  sim->sys.fluid = sim->fluid_index;
-  sim->sys.nfluid = n;
-}
-
 int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
-  list_fluid(sim);
   if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
     return err->code;
   if (vbc_grow(&sim->cap_cell_mark, sim->grid.ncells, (void *[]){&sim->cell_mark},

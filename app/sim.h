@@ -23,7 +23,7 @@ typedef struct vbc_sim {
   double support;        /* neighbour radius: max of r_e and every block's support */
   vbc_vec domain_min, domain_max;
   size_t nfluid;
-  uint32_t *fluid_index; /* nfluid + 1: the fluid particles' indices, sys.fluid (list_fluid) */
+  uint32_t *fluid_index; /* nfluid + 1: the fluid particles' indices in order (sys.fluid) */
   vbc_body *bodies;   /* scene->nbodies rigid bodies (sys.bodies points here) */
   vbc_vec *offset;    /* per particle: body-frame offset of a rigid particle */
   vbc_vec *acc; /* scratch: explicit accelerations */

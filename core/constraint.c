@@ -114,7 +114,8 @@ typedef struct energy_pass {
   int zero_impulse;
 } energy_pass;
 
-static double residual_energy(void *ctx, size_t begin, size_t end) {
+static double residual_energy(void *ctx, size_t begin, size_t end, size_t *count) {
+  (void)count;
   const energy_pass *e = ctx;
   const vbc_rows *r = e->r;
   double s = 0.0;
@@ -130,7 +131,8 @@ static double residual_energy(void *ctx, size_t begin, size_t end) {
   return s;
 }
 
-static double scale_energy(void *ctx, size_t begin, size_t end) {
+static double scale_energy(void *ctx, size_t begin, size_t end, size_t *count) {
+  (void)count;
   const vbc_rows *r = ((const energy_pass *)ctx)->r;
   double s = 0.0;
   for (size_t k = begin; k < end; ++k) {
@@ -149,8 +151,8 @@ static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impu
   if (r->n == 0) return 0.0;
   b->type->residual(b->state, sys, r, r->residual);
   energy_pass e = {r, zero_impulse};
-  double sum = vbc_sum_pass(r->n, residual_energy, &e);
-  if (scale2) *scale2 = vbc_sum_pass(r->n, scale_energy, &e);
+  double sum = vbc_sum_pass(r->n, residual_energy, &e, NULL);
+  if (scale2) *scale2 = vbc_sum_pass(r->n, scale_energy, &e, NULL);
   return sum;
 }
 
@@ -169,35 +171,29 @@ void vbc_problem_finish(vbc_problem *pb) {
   }
 }
 
-/* One chunk of vbc_rows_error_sum: the rows' errors summed in row order, and how many rows have
- * a positive diagonal (added to *count). */
+/* One chunk of vbc_rows_error_sum: the rows' errors summed in row order; *count the rows with a
+ * positive diagonal. */
 typedef struct error_pass {
   const vbc_rows *r;
   double scale;
-  size_t count;
 } error_pass;
 
-static double row_errors(void *ctx, size_t begin, size_t end) {
-  error_pass *e = ctx;
+static double row_errors(void *ctx, size_t begin, size_t end, size_t *count) {
+  const error_pass *e = ctx;
   const vbc_rows *r = e->r;
   double s = 0.0;
-  size_t active = 0;
   for (size_t k = begin; k < end; ++k) {
     double res = r->residual[k], lam = r->impulse[k];
     int free_to_move = (res > 0.0 && lam < r->hi[k]) || (res < 0.0 && lam > r->lo[k]);
     s += r->diag[k] > 0.0 && free_to_move ? e->scale * fabs(res) : 0.0;
-    active += r->diag[k] > 0.0;
+    *count += r->diag[k] > 0.0;
   }
-#pragma omp atomic
-  e->count += active;
   return s;
 }
 
 double vbc_rows_error_sum(const vbc_rows *r, double scale, size_t *count) {
-  error_pass e = {r, scale, 0};
-  const double sum = vbc_sum_pass(r->n, row_errors, &e);
-  *count = e.count;
-  return sum;
+  error_pass e = {r, scale};
+  return vbc_sum_pass(r->n, row_errors, &e, count);
 }
 
 /* Sum of one block's row errors (vbc_problem_mean_error) and how many rows count. */

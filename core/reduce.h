@@ -11,13 +11,14 @@
 double vbc_sum(const double *x, size_t n);
 
 /* One pass over the items [begin, end) of a chunk: computes a value per item and returns their
- * sum, added in index order from 0.0. */
-typedef double (*vbc_chunk_pass)(void *ctx, size_t begin, size_t end);
+ * sum, added in index order from 0.0; it may also count items in *count (0 on entry). */
+typedef double (*vbc_chunk_pass)(void *ctx, size_t begin, size_t end, size_t *count);
 
 /* The sum over [0, n) of the values f computes, by vbc_sum's chunks, run in parallel and added in
  * order: the bits of writing the values to an array and calling vbc_sum on it, in one parallel
- * region instead of two (each region wakes the sleeping threads: docs/architecture.md). f must
- * be safe to call for different chunks at once. */
-double vbc_sum_pass(size_t n, vbc_chunk_pass f, void *ctx);
+ * region instead of two (each region wakes the sleeping threads: docs/architecture.md). With
+ * count (may be NULL), *count gets the sum of the chunks' counts. f must be safe to call for
+ * different chunks at once. */
+double vbc_sum_pass(size_t n, vbc_chunk_pass f, void *ctx, size_t *count);
 
 #endif

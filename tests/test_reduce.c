@@ -16,8 +16,8 @@ static double value(size_t i) {
   return i % 3 == 0 ? -u : u;
 }
 
-static double square_chunk(void *ctx, size_t begin, size_t end) {
-  (void)ctx;
+static double square_chunk(void *ctx, size_t begin, size_t end, size_t *count) {
+  (void)ctx, (void)count;
   double s = 0.0;
   for (size_t i = begin; i < end; ++i) s += value(i) * value(i) - 0.5 * value(i);
   return s;
@@ -30,7 +30,7 @@ Test(reduce, a_pass_sums_as_vbc_sum_of_its_values) {
     double *x = malloc((n ? n : 1) * sizeof *x);
     cr_assert_not_null(x);
     for (size_t i = 0; i < n; ++i) x[i] = value(i) * value(i) - 0.5 * value(i);
-    const double a = vbc_sum(x, n), b = vbc_sum_pass(n, square_chunk, NULL);
+    const double a = vbc_sum(x, n), b = vbc_sum_pass(n, square_chunk, NULL, NULL);
     cr_assert(memcmp(&a, &b, sizeof a) == 0, "n = %zu: %.17g against %.17g", n, a, b);
     free(x);
   }

@@ -435,21 +435,17 @@ typedef struct sph_error_pass {
   const vbc_system *sys;
   const vbc_rows *rows;
   double scale;
-  size_t fluid;
 } sph_error_pass;
 
-static double positive_pressure_errors(void *ctx, size_t begin, size_t end) {
-  sph_error_pass *e = ctx;
+static double positive_pressure_errors(void *ctx, size_t begin, size_t end, size_t *fluid) {
+  const sph_error_pass *e = ctx;
   const vbc_particles *p = e->sys->particles;
   double sum = 0.0;
-  size_t fluid = 0;
   for (size_t r = begin; r < end; ++r) {
     const int is_fluid = p->kind[e->s->particle_of[r]] == VBC_FLUID;
     sum += is_fluid && e->rows->impulse[r] > 0.0 ? e->scale * e->rows->residual[r] : 0.0;
-    fluid += (size_t)is_fluid;
+    *fluid += (size_t)is_fluid;
   }
-#pragma omp atomic
-  e->fluid += fluid;
   return sum;
 }
 
@@ -458,10 +454,8 @@ static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_
   const sph_state *s = state;
   const double scale = sph_error_scale(state, sys);
   if (!s->positive_pressure_error) return vbc_rows_error_sum(rows, scale, count);
-  sph_error_pass e = {s, sys, rows, scale, 0};
-  const double sum = vbc_sum_pass(rows->n, positive_pressure_errors, &e);
-  *count = e.fluid;
-  return sum;
+  sph_error_pass e = {s, sys, rows, scale};
+  return vbc_sum_pass(rows->n, positive_pressure_errors, &e, count);
 }
 
 static unsigned sph_traits(const void *state) {
