@@ -98,10 +98,10 @@ typedef struct vbc_system {
    * solves some rigid particles as fluid (couplers/pms.c); the coupler that sets it clears it. */
   const double *inv_mass_override;
   /* NULL, or the indices of the fluid particles in increasing order (set with the simulation;
-   * kinds change only inside a pms stage, which restores them). Loops that only touch fluid particles visit these (vbc_fluid_count,
-   * vbc_fluid_at), so that static scheduling gives every thread its share of the fluid whatever
-   * the particles' order: over all particles, with the fluid first, one thread got the fluid and
-   * the other the walls to skip. */
+   * kinds change only inside a pms stage, which restores them). Loops that only touch fluid
+   * particles visit these (vbc_fluid_count, vbc_fluid_at), so that static scheduling gives every
+   * thread its share of the fluid whatever the particles' order: over all particles, with the
+   * fluid first, one thread got the fluid and the other the walls to skip. */
   const uint32_t *fluid;
   size_t nfluid;
 } vbc_system;

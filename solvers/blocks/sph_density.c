@@ -7,15 +7,15 @@
  * pressure at H = 2 l (a hydrostatic tank at rest starts moving after 0.4 s), Wendland C2's does
  * not (docs/iisph.md, "Kernel and lattice").
  * Every particle j has a volume V_j: V = l^d / S for fluid, S the kernel's sum over the ideal
- * lattice (vbc_sph_lattice_volume), and the kernel gradient is calibrated on the same lattice: grad W is
- * scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (vbc_sph_lattice_gradient_moment), so that the block's
- * divergence of a linear velocity field, and its pressure gradient of a linear pressure field,
- * are exact there (MPS calibrates n0 and lambda the same way). M = 1.012 for the cubic spline and
- * 0.941 for Wendland C2 at H = 2 l: uncalibrated, the hydrostatic pressure came out 6 % high
- * with Wendland. For a boundary (wall or rigid) particle V is either the same V or, with
- * akinci_volumes, Akinci's V_k = 1 / sum_l W_kl over the boundary particles l within H (self
- * included), Psi_k = rho0 V_k (the notes' boundary section). The density of particle i (notes step
- * 2, with the boundary sum):
+ * lattice (vbc_sph_lattice_volume), and the kernel gradient is calibrated on the same lattice:
+ * grad W is scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (vbc_sph_lattice_gradient_moment),
+ * so that the block's divergence of a linear velocity field, and its pressure gradient of a
+ * linear pressure field, are exact there (MPS calibrates n0 and lambda the same way). M = 1.012
+ * for the cubic spline and 0.941 for Wendland C2 at H = 2 l: uncalibrated, the hydrostatic
+ * pressure came out 6 % high with Wendland. For a boundary (wall or rigid) particle V is either
+ * the same V or, with akinci_volumes, Akinci's V_k = 1 / sum_l W_kl over the boundary particles
+ * l within H (self included), Psi_k = rho0 V_k (the notes' boundary section). The density of
+ * particle i (notes step 2, with the boundary sum):
  *     rho_i = rho0 (V_i W(0) + sum_j V_j W_ij)     over all neighbours j (fluid and boundary),
  * which is sum_j m_j W_ij + sum_k Psi_k W_ik for fluid of mass m = rho0 V. Volumes rather than
  * masses: a rigid particle that a weak coupler hands to the fluid solve (couplers/pms.c) counts
@@ -76,7 +76,7 @@
 typedef struct sph_state {
   vbc_sph_kernel k; /* the kernel (sys->sph) */
   double grad_scale; /* 1/M: the kernel gradient calibrated on the lattice */
-  double cell;     /* volume of a fluid particle: l^d over the lattice sum (vbc_sph_lattice_volume) */
+  double cell;     /* volume of a fluid particle: vbc_sph_lattice_volume */
   int warm_start, akinci_volumes, wall_pressure;
   int positive_pressure_error; /* error_measure: SPlisHSPlasH's (sph_error_sum) */
   int ignore_bodies;   /* bodies = "ignored": rigid particles have volume 0 and no rows */
