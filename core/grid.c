@@ -61,8 +61,9 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
   g->ncells = (size_t)ncells;
   if (vbc_grow(&g->cap_cells, g->ncells + 1, (void *[]){&g->cell_start},
                (size_t[]){sizeof *g->cell_start}, 1, err) != VBC_OK ||
-      vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->cell_of},
-               (size_t[]){sizeof *g->sorted, sizeof *g->cell_of}, 2, err) != VBC_OK)
+      vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->sorted_pos, &g->cell_of},
+               (size_t[]){sizeof *g->sorted, sizeof *g->sorted_pos, sizeof *g->cell_of}, 3,
+               err) != VBC_OK)
     return err->code;
 #pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i) {
@@ -78,12 +79,15 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
   for (size_t i = 0; i < n; ++i) g->sorted[g->cell_start[g->cell_of[i]]++] = (uint32_t)i;
   for (size_t c = g->ncells; c > 0; --c) g->cell_start[c] = g->cell_start[c - 1];
   g->cell_start[0] = 0;
+#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
+  for (size_t k = 0; k < n; ++k) g->sorted_pos[k] = pos[g->sorted[k]];
   return VBC_OK;
 }
 
 void vbc_grid_free(vbc_grid *g) {
   free(g->cell_start);
   free(g->sorted);
+  free(g->sorted_pos);
   free(g->cell_of);
   memset(g, 0, sizeof *g);
 }
@@ -94,52 +98,62 @@ static void cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
   c[2] = (long)(cell / ((size_t)g->nc[0] * (size_t)g->nc[1]));
 }
 
-/* Visit every j != i within `radius` of particle i, in deterministic order, writing indices and
- * distances; when `out` is NULL only count. Returns the count. */
-static size_t scan_neighbours(const vbc_grid *g, const vbc_vec *pos, size_t i, double radius,
+/* The cells around particle i's cell c: r[a] cells each way along axis a, and along x the span
+ * x0..x1 (c - 1 .. c + 1 within the grid). Cells x0..x1 of one row are consecutive, so their
+ * particles are one run of g->sorted, in the order the cells would be visited one by one. */
+typedef struct cell_rows {
+  long c[3], r[3], x0, x1;
+} cell_rows;
+
+static cell_rows rows_around(const vbc_grid *g, size_t i) {
+  cell_rows w;
+  cell_coords(g, g->cell_of[i], w.c);
+  w.r[0] = 1, w.r[1] = g->dim > 1, w.r[2] = g->dim > 2;
+  w.x0 = w.c[0] > 0 ? w.c[0] - 1 : 0;
+  w.x1 = w.c[0] + 1 < g->nc[0] ? w.c[0] + 1 : g->nc[0] - 1;
+  return w;
+}
+
+/* The run of g->sorted holding cells x0..x1 of row (y, z); empty off the grid. */
+static void row_run(const vbc_grid *g, const cell_rows *w, long y, long z, size_t *begin,
+                    size_t *end) {
+  *begin = *end = 0;
+  if (y < 0 || y >= g->nc[1] || z < 0 || z >= g->nc[2]) return;
+  const size_t row = (size_t)(g->nc[0] * (y + g->nc[1] * z));
+  *begin = g->cell_start[row + (size_t)w->x0];
+  *end = g->cell_start[row + (size_t)w->x1 + 1];
+}
+
+/* Write every j != i within `radius` of particle i (at pi) with its distance, cell by cell
+ * (z, y, x) and in index order within a cell. Returns the count. */
+static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius,
                               uint32_t *out, double *dist) {
-  long c[3];
-  cell_coords(g, g->cell_of[i], c);
-  long r[3] = {1, 1, 1};
-  for (int a = g->dim; a < 3; ++a) r[a] = 0;
-  double r2max = radius * radius;
-  vbc_vec pi = pos[i];
+  const cell_rows w = rows_around(g, i);
+  const double r2max = radius * radius;
   size_t count = 0;
-  for (long z = c[2] - r[2]; z <= c[2] + r[2]; ++z) {
-    if (z < 0 || z >= g->nc[2]) continue;
-    for (long y = c[1] - r[1]; y <= c[1] + r[1]; ++y) {
-      if (y < 0 || y >= g->nc[1]) continue;
-      for (long x = c[0] - r[0]; x <= c[0] + r[0]; ++x) {
-        if (x < 0 || x >= g->nc[0]) continue;
-        size_t cell = (size_t)(x + g->nc[0] * (y + g->nc[1] * z));
-        for (size_t k = g->cell_start[cell]; k < g->cell_start[cell + 1]; ++k) {
-          uint32_t j = g->sorted[k];
-          if (j == i) continue;
-          double r2 = vbc_vec_norm2(vbc_vec_sub(pos[j], pi));
-          if (r2 < r2max) {
-            if (out) out[count] = j, dist[count] = sqrt(r2);
-            ++count;
-          }
-        }
+  for (long z = w.c[2] - w.r[2]; z <= w.c[2] + w.r[2]; ++z)
+    for (long y = w.c[1] - w.r[1]; y <= w.c[1] + w.r[1]; ++y) {
+      size_t k, end;
+      row_run(g, &w, y, z, &k, &end);
+      for (; k < end; ++k) {
+        const uint32_t j = g->sorted[k];
+        const double r2 = vbc_vec_norm2(vbc_vec_sub(g->sorted_pos[k], pi));
+        if (r2 < r2max && j != i) out[count] = j, dist[count] = sqrt(r2), ++count;
       }
     }
-  }
   return count;
 }
 
 /* At least the neighbours of particle i: the particles of the cells scan_neighbours visits. */
 static size_t cells_population(const vbc_grid *g, size_t i) {
-  long c[3];
-  cell_coords(g, g->cell_of[i], c);
-  const long r[3] = {1, g->dim > 1, g->dim > 2};
+  const cell_rows w = rows_around(g, i);
   size_t count = 0;
-  for (long z = c[2] - r[2]; z <= c[2] + r[2]; ++z)
-    for (long y = c[1] - r[1]; y <= c[1] + r[1]; ++y)
-      for (long x = c[0] - r[0]; x <= c[0] + r[0]; ++x)
-        if (x >= 0 && x < g->nc[0] && y >= 0 && y < g->nc[1] && z >= 0 && z < g->nc[2]) {
-          const size_t cell = (size_t)(x + g->nc[0] * (y + g->nc[1] * z));
-          count += g->cell_start[cell + 1] - g->cell_start[cell];
-        }
+  for (long z = w.c[2] - w.r[2]; z <= w.c[2] + w.r[2]; ++z)
+    for (long y = w.c[1] - w.r[1]; y <= w.c[1] + w.r[1]; ++y) {
+      size_t begin, end;
+      row_run(g, &w, y, z, &begin, &end);
+      count += end - begin;
+    }
   return count;
 }
 
@@ -201,7 +215,7 @@ int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_v
         failed = 1;
         break;
       }
-      const size_t k = scan_neighbours(g, pos, i, radius, b->index + used, b->dist + used);
+      const size_t k = scan_neighbours(g, i, pos[i], radius, b->index + used, b->dist + used);
       nb->start[i + 1] = k;
       used += k;
     }

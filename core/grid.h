@@ -33,6 +33,7 @@ typedef struct vbc_grid {
   size_t ncells, n;
   size_t *cell_start; /* ncells + 1 */
   uint32_t *sorted;   /* particle indices, grouped by cell */
+  vbc_vec *sorted_pos; /* sorted_pos[k] = pos[sorted[k]]: the search reads candidates in a row */
   size_t *cell_of;    /* cell index of each particle */
   size_t cap_cells, cap_n;
 } vbc_grid;
@@ -68,6 +69,7 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
                    vbc_error *err);
 void vbc_grid_free(vbc_grid *g);
 
+/* pos: the positions the grid was built with. */
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err);
 
