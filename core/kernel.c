@@ -20,29 +20,6 @@ int vbc_sph_kernel_parse(const char *name) {
   return -1;
 }
 
-double vbc_sph_W(const vbc_sph_kernel *k, double r) {
-  const double q = r / k->H;
-  if (q >= 1.0) return 0.0;
-  const double t = 1.0 - q;
-  if (k->type == VBC_SPH_WENDLAND_C2) return k->sigma * t * t * t * t * (1.0 + 4.0 * q);
-  if (q <= 0.5) return k->sigma * (6.0 * q * q * q - 6.0 * q * q + 1.0);
-  return k->sigma * 2.0 * t * t * t;
-}
-
-double vbc_sph_dW(const vbc_sph_kernel *k, double r) {
-  const double q = r / k->H;
-  if (q >= 1.0) return 0.0;
-  const double s = k->sigma / k->H, t = 1.0 - q;
-  if (k->type == VBC_SPH_WENDLAND_C2) return -20.0 * s * q * t * t * t;
-  if (q <= 0.5) return s * (18.0 * q * q - 12.0 * q);
-  return -6.0 * s * t * t;
-}
-
-vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r) {
-  if (r <= 0.0) return vbc_vec_zero();
-  return vbc_vec_scale(rij, vbc_sph_dW(k, r) / r);
-}
-
 double vbc_sph_lattice_sum(const vbc_sph_kernel *k, double l, double weight) {
   const int n = (int)ceil(k->H / l), dim = k->dim;
   double sum = 0.0;
