@@ -71,6 +71,9 @@ static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   vbc_system *sys = c->sys;
   const vbc_particles *p = sys->particles;
   const vbc_block *fluid = &c->block[FLUID];
+  size_t movable = 0;
+  for (size_t k = 0; k < sys->nbodies; ++k) movable += vbc_body_movable(&sys->bodies[k]) != 0;
+  if (movable == 0) return VBC_OK; /* nothing takes the impulses */
   for (size_t i = 0; i < p->n; ++i) s->impulse[i] = vbc_vec_zero();
   fluid->type->boundary_impulses(fluid->state, sys, &fluid->rows, s->impulse);
   for (size_t k = 0; k < sys->nbodies; ++k) {

@@ -284,7 +284,8 @@ static void sph_residual(const void *state, const vbc_system *sys, const vbc_row
 }
 
 /* v += M^-1 J^T d, gathered per row particle: dv_i = (rho0/m_i)(-g_i d_i - V_i sum_j grad W_ij
- * d_j) over neighbours j with rows. */
+ * d_j) over neighbours j with rows. Rows of particles the block never moves (1/m_i = 0: walls,
+ * bodies) gather nothing. */
 static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
   const sph_state *s = state;
   vbc_particles *p = sys->particles;
@@ -292,14 +293,16 @@ static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
   const double rho0 = sys->density;
 #pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < rows->n; ++r) {
-    size_t i = s->particle_of[r];
+    const size_t i = s->particle_of[r];
+    const double inv_m = vbc_system_inv_mass(sys, i);
+    if (inv_m == 0.0) continue;
     vbc_vec sum = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       long rj = s->row_of[nb->index[q]];
       if (rj >= 0) sum = vbc_vec_axpy(sum, d[rj], s->grad[q]);
     }
     vbc_vec dv = vbc_vec_axpy(vbc_vec_scale(s->g[r], -d[r]), -s->volume[i], sum);
-    p->vel[i] = vbc_vec_axpy(p->vel[i], rho0 * vbc_system_inv_mass(sys, i), dv);
+    p->vel[i] = vbc_vec_axpy(p->vel[i], rho0 * inv_m, dv);
   }
 }
 
