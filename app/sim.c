@@ -93,6 +93,16 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
 }
 
 /* What the coupler calls around its stages (core/coupler.h: vbc_step_ops). */
+/* Whether every block of the coupling reads lists only near the fluid and the bodies. */
+static int near_lists_suffice(const vbc_coupling *c) {
+  for (size_t k = 0; k < c->type->nslots; ++k) {
+    const vbc_block *b = &c->block[k];
+    const unsigned traits = b->type && b->type->traits ? b->type->traits(b->state) : 0u;
+    if (b->type && !(traits & VBC_LISTS_NEAR)) return 0;
+  }
+  return 1;
+}
+
 static int step_neighbours(void *sim, vbc_error *err) { return vbc_sim_neighbours(sim, err); }
 static void step_explicit(void *sim) { vbc_sim_explicit(sim); }
 static void step_advect(void *sim) { vbc_sim_advect(sim); }
@@ -161,6 +171,7 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
                         scene->method, scene->file, &ops, err) != VBC_OK)
     return err->code;
   sim->support = fmax(sim->support, sim->coupling.support);
+  sim->near_lists = near_lists_suffice(&sim->coupling);
   return VBC_OK;
 }
 
@@ -189,6 +200,9 @@ int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
     return err->code;
+  if (sim->near_lists)
+    return vbc_neighbors_build_near(&sim->nbrs, &sim->grid, p->pos, sim->support, sim->seed,
+                                    sim->active, err);
   if (vbc_grow(&sim->cap_cell_mark, sim->grid.ncells, (void *[]){&sim->cell_mark},
                (size_t[]){sizeof *sim->cell_mark}, 1, err) != VBC_OK)
     return err->code;

@@ -185,11 +185,14 @@ typedef enum vbc_block_kind {
 
 const char *vbc_block_kind_name(vbc_block_kind k);
 
-/* Row properties a block reports (vbc_block_type.traits). */
+/* Properties a block reports (vbc_block_type.traits). */
 enum {
-  VBC_ROWS_BILATERAL = 1u << 0,  /* every row two-sided ((-inf, inf)) or fixed (lo = hi): an
-                                    equality system, what conjugate gradients solve */
-  VBC_ROWS_UNSYMMETRIC = 1u << 1 /* the operator A is not symmetric */
+  VBC_ROWS_BILATERAL = 1u << 0,   /* every row two-sided ((-inf, inf)) or fixed (lo = hi): an
+                                     equality system, what conjugate gradients solve */
+  VBC_ROWS_UNSYMMETRIC = 1u << 1, /* the operator A is not symmetric */
+  VBC_LISTS_NEAR = 1u << 2 /* the block reads the neighbour lists of fluid and rigid particles
+                              and of particles within the search radius of one, no others: the
+                              simulation may then leave farther walls without lists */
 };
 
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the

@@ -169,28 +169,24 @@ static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
   return index && dist;
 }
 
-enum { CHUNK = 512 }; /* particles per block of the one-pass search */
+enum { CHUNK = 512 }; /* particles per block of the search's scratch */
 
-/* One pass over the particles: each block of CHUNK particles scans into its own scratch (any
- * thread may take it), the prefix sum of the counts places the blocks, and they are copied into
- * place. The lists are those of a count-then-fill search, in the same order. */
+/* One pass over the particles (two for build_near): each block of CHUNK particles scans into its
+ * own scratch, the prefix sum of the counts places the lists, and they are copied into place.
+ * The lists are those of a count-then-fill search, in the same order. */
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err) {
   return vbc_neighbors_build_active(nb, g, pos, radius, NULL, err);
 }
 
-int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                               double radius, const unsigned char *active, vbc_error *err) {
-  if (radius > g->cell * (1.0 + 1e-12))
-    return vbc_error_set(err, VBC_EXIT_INPUT, "neighbour radius %g exceeds the cell size %g",
-                         radius, g->cell);
-  size_t n = g->n;
-  if (vbc_grow(&nb->cap_n, n + 1, (void *[]){&nb->start}, (size_t[]){sizeof *nb->start}, 1,
-               err) != VBC_OK)
+/* Room for the lists of n particles and the chunks' scratch; the lists start empty. */
+static int lists_reserve(vbc_neighbors *nb, size_t n, double radius, vbc_error *err) {
+  if (vbc_grow(&nb->cap_n, n + 1, (void *[]){&nb->start, &nb->offset},
+               (size_t[]){sizeof *nb->start, sizeof *nb->offset}, 2, err) != VBC_OK)
     return err->code;
   nb->n = n;
   nb->radius = radius;
-  nb->start[0] = 0;
+  memset(nb->start, 0, (n + 1) * sizeof *nb->start);
   const size_t nchunks = (n + CHUNK - 1) / CHUNK;
   if (nchunks > nb->nchunks) {
     vbc_neighbor_chunk *c = realloc(nb->chunk, nchunks * sizeof *c);
@@ -199,28 +195,50 @@ int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_v
     nb->chunk = c;
     nb->nchunks = nchunks;
   }
+  for (size_t c = 0; c < nchunks; ++c) nb->chunk[c].used = 0;
+  return VBC_OK;
+}
+
+/* Scan the particles with select[i] != 0 (select NULL: all) into their chunk's scratch, after
+ * what it holds: particle i's list goes to offset[i] there, its length to start[i + 1]. Each
+ * block of CHUNK particles has its own scratch, so any thread may take it. With near, every
+ * particle found that is not a seed is marked near[j] = 1. */
+static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
+                     const unsigned char *select, const unsigned char *seed,
+                     unsigned char *near, vbc_error *err) {
+  const size_t n = nb->n, nchunks = (n + CHUNK - 1) / CHUNK;
   int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
   for (size_t c = 0; c < nchunks; ++c) {
     vbc_neighbor_chunk *b = &nb->chunk[c];
     const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
-    size_t used = 0;
     for (size_t i = c * CHUNK; i < hi; ++i) {
-      if (active && !active[i]) {
-        nb->start[i + 1] = 0;
-        continue;
-      }
-      if (!chunk_reserve(b, used + cells_population(g, i))) {
+      if (select && !select[i]) continue;
+      if (!chunk_reserve(b, b->used + cells_population(g, i))) {
 #pragma omp atomic write
         failed = 1;
         break;
       }
-      const size_t k = scan_neighbours(g, i, pos[i], radius, b->index + used, b->dist + used);
+      uint32_t *found = b->index + b->used;
+      const size_t k = scan_neighbours(g, i, pos[i], nb->radius, found, b->dist + b->used);
+      if (near)
+        for (size_t m = 0; m < k; ++m)
+          if (!seed[found[m]]) {
+#pragma omp atomic write
+            near[found[m]] = 1;
+          }
+      nb->offset[i] = b->used;
       nb->start[i + 1] = k;
-      used += k;
+      b->used += k;
     }
   }
   if (failed) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
+  return VBC_OK;
+}
+
+/* The prefix sum of the lengths places the lists; each is copied from its chunk's scratch. */
+static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
+  const size_t n = nb->n;
   for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
   nb->npairs = nb->start[n];
   if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
@@ -228,14 +246,41 @@ int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_v
     return err->code;
   if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
 #pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
-  for (size_t c = 0; c < nchunks; ++c) {
-    const size_t lo = nb->start[c * CHUNK];
-    const size_t count = nb->start[(c + 1) * CHUNK < n ? (c + 1) * CHUNK : n] - lo;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
     if (count == 0) continue;
-    memcpy(nb->index + lo, nb->chunk[c].index, count * sizeof *nb->index);
-    memcpy(nb->dist + lo, nb->chunk[c].dist, count * sizeof *nb->dist);
+    const vbc_neighbor_chunk *b = &nb->chunk[i / CHUNK];
+    memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
+    memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
   }
   return VBC_OK;
+}
+
+static int check_radius(const vbc_grid *g, double radius, vbc_error *err) {
+  if (radius > g->cell * (1.0 + 1e-12))
+    return vbc_error_set(err, VBC_EXIT_INPUT, "neighbour radius %g exceeds the cell size %g",
+                         radius, g->cell);
+  return VBC_OK;
+}
+
+int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
+                               double radius, const unsigned char *active, vbc_error *err) {
+  if (check_radius(g, radius, err) != VBC_OK || lists_reserve(nb, g->n, radius, err) != VBC_OK ||
+      scan_pass(nb, g, pos, active, NULL, NULL, err) != VBC_OK)
+    return err->code;
+  return lists_gather(nb, err);
+}
+
+int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
+                             double radius, const unsigned char *seed, unsigned char *near,
+                             vbc_error *err) {
+  if (check_radius(g, radius, err) != VBC_OK || lists_reserve(nb, g->n, radius, err) != VBC_OK)
+    return err->code;
+  memset(near, 0, g->n);
+  if (scan_pass(nb, g, pos, seed, seed, near, err) != VBC_OK ||
+      scan_pass(nb, g, pos, near, NULL, NULL, err) != VBC_OK)
+    return err->code;
+  return lists_gather(nb, err);
 }
 
 void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, unsigned char *mark,
@@ -263,6 +308,7 @@ void vbc_neighbors_free(vbc_neighbors *nb) {
   for (size_t c = 0; c < nb->nchunks; ++c) free(nb->chunk[c].index), free(nb->chunk[c].dist);
   free(nb->chunk);
   free(nb->start);
+  free(nb->offset);
   free(nb->index);
   free(nb->dist);
   memset(nb, 0, sizeof *nb);

@@ -42,7 +42,7 @@ typedef struct vbc_grid {
 typedef struct vbc_neighbor_chunk {
   uint32_t *index;
   double *dist;
-  size_t cap;
+  size_t cap, used;
 } vbc_neighbor_chunk;
 
 typedef struct vbc_neighbors {
@@ -51,6 +51,7 @@ typedef struct vbc_neighbors {
   size_t *start;   /* n + 1 */
   uint32_t *index; /* npairs */
   double *dist;    /* npairs: |r_j - r_i|, so that no pass computes it again */
+  size_t *offset;  /* n: where the search left particle i's list in its chunk's scratch */
   size_t cap_n, cap_pairs;
   vbc_neighbor_chunk *chunk; /* scratch of the search, kept between builds */
   size_t nchunks;
@@ -77,6 +78,14 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
  * NULL: every particle). An active particle's list is complete: inactive particles appear in it. */
 int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
                                double radius, const unsigned char *active, vbc_error *err);
+
+/* Lists for the seeds (seed[i] != 0) and for every other particle within `radius` of a seed,
+ * empty lists for the rest; near[i] (n bytes, written) is 1 for those other particles. A listed
+ * particle's list is complete. Cheaper than vbc_grid_near's cell-wide reach when the readers of
+ * the lists need no more (vbc_system.near_lists_suffice). */
+int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
+                             double radius, const unsigned char *seed, unsigned char *near,
+                             vbc_error *err);
 
 /* active[i] = 1 for the seeds (seed[i] != 0) and for every particle in a cell at most `reach`
  * cells (along each axis) from a cell holding a seed, else 0; so every particle within reach

@@ -1,8 +1,10 @@
 /* test_grid.c — the neighbour search returns exactly the brute-force set; with an active set, the
  * same lists in the same order for active particles and none for the others, the active set
- * holding every particle within two cell edges of a seed; the colouring covers every row once and
+ * holding every particle within two cell edges of a seed; near lists for the seeds and exactly
+ * the particles within the radius of one; the colouring covers every row once and
  * never puts two interacting rows of one colour in parallel. */
 #include <criterion/criterion.h>
+#include <omp.h>
 #include <stdlib.h>
 
 #include "core/grid.h"
@@ -103,6 +105,48 @@ static void check_active(int dim, size_t n, double cell) {
 Test(neighbour_search, active_lists_equal_the_full_ones_and_reach_two_cells) {
   check_active(2, 3000, 0.031);
   check_active(3, 4000, 0.09);
+}
+
+/* Seeds: every 40th point. vbc_neighbors_build_near gives the seeds and exactly the other points
+ * within the radius of a seed their full lists, entry by entry, and marks those other points;
+ * every other point has an empty list. Two threads, so that the marks race. */
+static void check_near(int dim, size_t n, double cell, double radius) {
+  vbc_vec *p = make_points(n, dim, cell, 4242u + (unsigned)dim);
+  vbc_grid g = {0};
+  vbc_neighbors all = {0}, some = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, n, dim, cell, &err), VBC_OK, "%s", err.message);
+  unsigned char *seed = calloc(n, 1), *near = calloc(n, 1);
+  cr_assert(seed && near);
+  for (size_t i = 0; i < n; i += 40) seed[i] = 1;
+  cr_assert_eq(vbc_neighbors_build(&all, &g, p, radius, &err), VBC_OK);
+  omp_set_num_threads(2);
+  cr_assert_eq(vbc_neighbors_build_near(&some, &g, p, radius, seed, near, &err), VBC_OK);
+  size_t nnear = 0;
+  for (size_t i = 0; i < n; ++i) {
+    int close = 0;
+    for (size_t j = 0; j < n && !close; j += 40)
+      close = j != i && vbc_vec_norm2(vbc_vec_sub(p[i], p[j])) < radius * radius;
+    cr_assert_eq(near[i], !seed[i] && close, "dim %d particle %zu: near %d", dim, i, near[i]);
+    nnear += near[i];
+    const size_t m = some.start[i + 1] - some.start[i];
+    cr_assert_eq(m, seed[i] || close ? all.start[i + 1] - all.start[i] : 0,
+                 "dim %d particle %zu", dim, i);
+    for (size_t k = 0; k < m; ++k) {
+      cr_assert_eq(some.index[some.start[i] + k], all.index[all.start[i] + k]);
+      cr_assert(some.dist[some.start[i] + k] == all.dist[all.start[i] + k]);
+    }
+  }
+  cr_assert(nnear > n / 40 && nnear + n / 40 < n / 2, "dim %d: %zu near", dim, nnear);
+  omp_set_num_threads(1);
+  free(seed), free(near), free(p);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&all), vbc_neighbors_free(&some);
+}
+
+Test(neighbour_search, near_lists_are_the_seeds_and_the_points_within_the_radius_of_one) {
+  check_near(2, 5000, 0.031, 0.031); /* above VBC_PARALLEL_MIN: the passes run in parallel */
+  check_near(3, 5000, 0.09, 0.08);
 }
 
 Test(neighbour_search, radius_below_cell_size_is_exact_too) {

@@ -2,8 +2,9 @@
  * numbered in docs/iisph.md; Akinci et al. 2012 boundaries) through the constraint
  * interface: Akinci's and lattice boundary volumes next to a flat wall, the diagonal is IISPH's
  * a_ii and the derivative of the predicted density in p_i, the matrix-free passes agree with the
- * assembled Jacobian, the mean error of the stopping test is IISPH's average density error, and
- * the boundary impulses are the exact reaction to what the walls gave the fluid. */
+ * assembled Jacobian, the mean error of the stopping test is IISPH's average density error, the
+ * boundary impulses are the exact reaction to what the walls gave the fluid, and the rows need
+ * lists only near the fluid unless Akinci's volumes are on. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -362,5 +363,35 @@ Test(sph_density, boundary_impulses_balance_the_fluids_momentum_change) {
                "fluid %g %g, walls %g %g", fluid.x, fluid.y, walls.x, walls.y);
   free(v0);
   free(imp);
+  teardown(&f);
+}
+
+/* VBC_LISTS_NEAR: with lattice volumes the block's rows are the same when only the fluid and the
+ * walls within H of it have lists (what the simulation then builds); Akinci's volumes read
+ * farther, and the block does not claim it. */
+Test(sph_density, rows_need_only_lists_near_the_fluid_unless_akinci_volumes) {
+  fixture f, a;
+  setup_volumes(&a, 10, 8, 4, 1, 1);
+  cr_assert_eq(a.block.type->traits(a.block.state) & VBC_LISTS_NEAR, 0u);
+  teardown(&a);
+  setup_volumes(&f, 10, 8, 4, 0, 1);
+  cr_assert_neq(f.block.type->traits(f.block.state) & VBC_LISTS_NEAR, 0u);
+  const vbc_rows *full = &f.block.rows;
+  const size_t n = full->n, full_pairs = f.nbrs.npairs;
+  double *diag = malloc(n * sizeof *diag), *target = malloc(n * sizeof *target);
+  for (size_t r = 0; r < n; ++r) diag[r] = full->diag[r], target[r] = full->target[r];
+  unsigned char *seed = calloc(f.p.n, 1), *near = calloc(f.p.n, 1);
+  for (size_t i = 0; i < f.p.n; ++i) seed[i] = f.p.kind[i] == VBC_FLUID;
+  vbc_error err = {0};
+  cr_assert_eq(vbc_neighbors_build_near(&f.nbrs, &f.grid, f.p.pos, H, seed, near, &err), 0);
+  cr_assert_lt(f.nbrs.npairs, full_pairs * 9 / 10, "the far wall layers must lose their lists");
+  cr_assert_eq(f.block.type->prepare(f.block.state, &f.sys, &f.block.rows, &err), 0);
+  cr_assert_eq(f.block.rows.n, n);
+  for (size_t r = 0; r < n; ++r) {
+    cr_assert(f.block.rows.diag[r] == diag[r], "row %zu: A_kk %g, full lists %g", r,
+              f.block.rows.diag[r], diag[r]);
+    cr_assert(f.block.rows.target[r] == target[r], "row %zu: b_k changed", r);
+  }
+  free(diag), free(target), free(seed), free(near);
   teardown(&f);
 }

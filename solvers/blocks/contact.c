@@ -294,6 +294,13 @@ void vbc_contact_body_pairs(vbc_block *b) {
   if (b->type == &vbc_block_contact) ((contact_state *)b->state)->pairs = PAIRS_BODIES;
 }
 
+/* find_pairs reads the lists of fluid and rigid particles only (wall-first pairs are found from
+ * the other side). */
+static unsigned contact_traits(const void *state) {
+  (void)state;
+  return VBC_LISTS_NEAR;
+}
+
 const vbc_block_type vbc_block_contact = {
     .name = "contact",
     .kind = VBC_BLOCK_CONTACT,
@@ -308,4 +315,5 @@ const vbc_block_type vbc_block_contact = {
     .sweep = contact_sweep,
     .jacobian = contact_jacobian,
     .finish = contact_finish,
+    .traits = contact_traits,
 };

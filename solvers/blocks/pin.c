@@ -149,9 +149,9 @@ static void pin_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   (void)state, (void)sys, (void)rows;
 }
 
-static unsigned pin_traits(const void *state) {
+static unsigned pin_traits(const void *state) { /* reads no neighbour lists */
   (void)state;
-  return VBC_ROWS_BILATERAL;
+  return VBC_ROWS_BILATERAL | VBC_LISTS_NEAR;
 }
 
 const vbc_block_type vbc_block_pin = {

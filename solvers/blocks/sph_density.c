@@ -461,8 +461,12 @@ static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_
   return vbc_sum_pass(rows->n, positive_pressure_errors, &e, count);
 }
 
+/* Lists near the fluid suffice: rows are fluid particles and boundary particles within 1.5 l of
+ * one, and without akinci_volumes only rows read lists; Akinci's V_j of a wall row's neighbour
+ * reads a list up to 1.5 l + H from the fluid. */
 static unsigned sph_traits(const void *state) {
-  return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
+  const sph_state *s = state;
+  return (s->equality ? VBC_ROWS_BILATERAL : 0u) | (s->akinci_volumes ? 0u : VBC_LISTS_NEAR);
 }
 
 const vbc_block_type vbc_block_sph_density = {
