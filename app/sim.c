@@ -93,14 +93,20 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
 }
 
 /* What the coupler calls around its stages (core/coupler.h: vbc_step_ops). */
-/* Whether every block of the coupling reads lists only near the fluid and the bodies. */
-static int near_lists_suffice(const vbc_coupling *c) {
+/* How far from a fluid or rigid particle wall lists are read: the largest list_reach of the
+ * coupling's blocks, and the whole radius when the tangential wall viscosity reads the normals of
+ * the walls in the fluid's lists (core/solid_normal.h); -1 when a block sets no bound. */
+static double wall_list_reach(const vbc_sim *sim) {
+  const vbc_coupling *c = &sim->coupling;
+  double reach = sim->wall_normal ? sim->support : 0.0;
   for (size_t k = 0; k < c->type->nslots; ++k) {
     const vbc_block *b = &c->block[k];
-    const unsigned traits = b->type && b->type->traits ? b->type->traits(b->state) : 0u;
-    if (b->type && !(traits & VBC_LISTS_NEAR)) return 0;
+    if (b->type == NULL) continue;
+    const double r = b->type->list_reach ? b->type->list_reach(b->state, &sim->sys) : -1.0;
+    if (r < 0.0) return -1.0;
+    reach = fmax(reach, r);
   }
-  return 1;
+  return reach;
 }
 
 static int step_neighbours(void *sim, vbc_error *err) { return vbc_sim_neighbours(sim, err); }
@@ -171,7 +177,7 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
                         scene->method, scene->file, &ops, err) != VBC_OK)
     return err->code;
   sim->support = fmax(sim->support, sim->coupling.support);
-  sim->near_lists = near_lists_suffice(&sim->coupling);
+  sim->list_reach = wall_list_reach(sim);
   return VBC_OK;
 }
 
@@ -200,9 +206,9 @@ int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   if (vbc_grid_build(&sim->grid, p->pos, p->n, sim->sys.dim, sim->support, err) != VBC_OK)
     return err->code;
-  if (sim->near_lists)
+  if (sim->list_reach >= 0.0 && sim->list_reach <= sim->support)
     return vbc_neighbors_build_near(&sim->nbrs, &sim->grid, p->pos, sim->support, sim->seed,
-                                    sim->active, err);
+                                    sim->list_reach, sim->active, err);
   if (vbc_grow(&sim->cap_cell_mark, sim->grid.ncells, (void *[]){&sim->cell_mark},
                (size_t[]){sizeof *sim->cell_mark}, 1, err) != VBC_OK)
     return err->code;

@@ -18,7 +18,7 @@ typedef struct vbc_sim {
   vbc_neighbors nbrs;
   unsigned char *seed, *active, *cell_mark; /* vbc_sim_neighbours: which particles get lists */
   size_t cap_cell_mark;
-  int near_lists; /* every block reads lists only near the fluid and bodies (VBC_LISTS_NEAR) */
+  double list_reach; /* walls nearer a fluid or rigid particle get lists; -1: two cells */
   vbc_system sys;
   vbc_mps_constants mps; /* n0, C, lambda of the initial lattice at r_e */
   double support;        /* neighbour radius: max of r_e and every block's support */
@@ -43,12 +43,11 @@ void vbc_sim_free(vbc_sim *sim);
 int vbc_sim_step(vbc_sim *sim, vbc_step_report *rep, vbc_error *err);
 
 /* Grid and neighbour lists at the current positions (radius sim->support), for every fluid and
- * rigid particle and the walls near one: those within the radius when every block of the
- * coupling says that suffices (near_lists; the simulation's own passes read the lists of fluid
- * particles and the normals of walls next to them), else every wall within two cell edges (2
- * support radii; a wall's own list serves the rows, volumes, normals and densities of walls next
- * to the fluid, and their neighbours are all within 2 radii). Walls farther away get empty lists;
- * frames show n = 0 for them. */
+ * rigid particle and the walls near one: those closer than list_reach when every block of the
+ * coupling bounds how far it reads wall lists (vbc_block_type.list_reach; the simulation's own
+ * passes read the lists of fluid particles and, with the tangential wall viscosity, the normals
+ * of the walls in them), else every wall within two cell edges (2 support radii). Walls farther
+ * away get empty lists; frames show n = 0 for them. */
 int vbc_sim_neighbours(vbc_sim *sim, vbc_error *err);
 /* Explicit terms: u* = u + h (g + nu lap u + a_xsph) for fluid particles (Miyamoto §2.5; lap by
  * fluid.viscosity_model, XSPH by Ihmsen et al. 2014 step 4, core/viscosity_sph.h); v* = v + h g

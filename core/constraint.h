@@ -185,14 +185,11 @@ typedef enum vbc_block_kind {
 
 const char *vbc_block_kind_name(vbc_block_kind k);
 
-/* Properties a block reports (vbc_block_type.traits). */
+/* Row properties a block reports (vbc_block_type.traits). */
 enum {
-  VBC_ROWS_BILATERAL = 1u << 0,   /* every row two-sided ((-inf, inf)) or fixed (lo = hi): an
-                                     equality system, what conjugate gradients solve */
-  VBC_ROWS_UNSYMMETRIC = 1u << 1, /* the operator A is not symmetric */
-  VBC_LISTS_NEAR = 1u << 2 /* the block reads the neighbour lists of fluid and rigid particles
-                              and of particles within the search radius of one, no others: the
-                              simulation may then leave farther walls without lists */
+  VBC_ROWS_BILATERAL = 1u << 0,  /* every row two-sided ((-inf, inf)) or fixed (lo = hi): an
+                                    equality system, what conjugate gradients solve */
+  VBC_ROWS_UNSYMMETRIC = 1u << 1 /* the operator A is not symmetric */
 };
 
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the
@@ -246,6 +243,10 @@ typedef struct vbc_block_type {
    * passes it on to the bodies (couplers/akinci.c). impulse has one entry per particle. */
   void (*boundary_impulses)(const void *state, const vbc_system *sys, const vbc_rows *rows,
                             vbc_vec *impulse);
+  /* Optional (NULL: no bound). How far from a fluid or rigid particle the block reads the
+   * neighbour lists of wall particles (0: it reads none); the simulation then gives lists only
+   * to the walls that near one (app/sim.h). Negative: no bound, as NULL. */
+  double (*list_reach)(const void *state, const vbc_system *sys);
 } vbc_block_type;
 
 typedef struct vbc_block {

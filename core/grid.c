@@ -202,9 +202,9 @@ static int lists_reserve(vbc_neighbors *nb, size_t n, double radius, vbc_error *
 /* Scan the particles with select[i] != 0 (select NULL: all) into their chunk's scratch, after
  * what it holds: particle i's list goes to offset[i] there, its length to start[i + 1]. Each
  * block of CHUNK particles has its own scratch, so any thread may take it. With near, every
- * particle found that is not a seed is marked near[j] = 1. */
+ * particle found closer than reach that is not a seed is marked near[j] = 1. */
 static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                     const unsigned char *select, const unsigned char *seed,
+                     const unsigned char *select, const unsigned char *seed, double reach,
                      unsigned char *near, vbc_error *err) {
   const size_t n = nb->n, nchunks = (n + CHUNK - 1) / CHUNK;
   int failed = 0;
@@ -220,10 +220,11 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
         break;
       }
       uint32_t *found = b->index + b->used;
+      const double *dist = b->dist + b->used;
       const size_t k = scan_neighbours(g, i, pos[i], nb->radius, found, b->dist + b->used);
       if (near)
         for (size_t m = 0; m < k; ++m)
-          if (!seed[found[m]]) {
+          if (dist[m] < reach && !seed[found[m]]) {
 #pragma omp atomic write
             near[found[m]] = 1;
           }
@@ -266,19 +267,19 @@ static int check_radius(const vbc_grid *g, double radius, vbc_error *err) {
 int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
                                double radius, const unsigned char *active, vbc_error *err) {
   if (check_radius(g, radius, err) != VBC_OK || lists_reserve(nb, g->n, radius, err) != VBC_OK ||
-      scan_pass(nb, g, pos, active, NULL, NULL, err) != VBC_OK)
+      scan_pass(nb, g, pos, active, NULL, 0.0, NULL, err) != VBC_OK)
     return err->code;
   return lists_gather(nb, err);
 }
 
 int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                             double radius, const unsigned char *seed, unsigned char *near,
-                             vbc_error *err) {
+                             double radius, const unsigned char *seed, double reach,
+                             unsigned char *near, vbc_error *err) {
   if (check_radius(g, radius, err) != VBC_OK || lists_reserve(nb, g->n, radius, err) != VBC_OK)
     return err->code;
   memset(near, 0, g->n);
-  if (scan_pass(nb, g, pos, seed, seed, near, err) != VBC_OK ||
-      scan_pass(nb, g, pos, near, NULL, NULL, err) != VBC_OK)
+  if (scan_pass(nb, g, pos, seed, seed, reach, near, err) != VBC_OK ||
+      scan_pass(nb, g, pos, near, NULL, 0.0, NULL, err) != VBC_OK)
     return err->code;
   return lists_gather(nb, err);
 }

@@ -79,13 +79,13 @@ int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos
 int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
                                double radius, const unsigned char *active, vbc_error *err);
 
-/* Lists for the seeds (seed[i] != 0) and for every other particle within `radius` of a seed,
- * empty lists for the rest; near[i] (n bytes, written) is 1 for those other particles. A listed
- * particle's list is complete. Cheaper than vbc_grid_near's cell-wide reach when the readers of
- * the lists need no more (vbc_system.near_lists_suffice). */
+/* Lists for the seeds (seed[i] != 0) and for every other particle closer than reach (<= radius)
+ * to a seed, empty lists for the rest; near[i] (n bytes, written) is 1 for those other
+ * particles. A listed particle's list is complete. Cheaper than vbc_grid_near's cell-wide reach
+ * when the readers of the lists need no more (app/sim.h). */
 int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                             double radius, const unsigned char *seed, unsigned char *near,
-                             vbc_error *err);
+                             double radius, const unsigned char *seed, double reach,
+                             unsigned char *near, vbc_error *err);
 
 /* active[i] = 1 for the seeds (seed[i] != 0) and for every particle in a cell at most `reach`
  * cells (along each axis) from a cell holding a seed, else 0; so every particle within reach

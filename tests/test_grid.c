@@ -108,9 +108,9 @@ Test(neighbour_search, active_lists_equal_the_full_ones_and_reach_two_cells) {
 }
 
 /* Seeds: every 40th point. vbc_neighbors_build_near gives the seeds and exactly the other points
- * within the radius of a seed their full lists, entry by entry, and marks those other points;
+ * closer than reach to a seed their full lists, entry by entry, and marks those other points;
  * every other point has an empty list. Two threads, so that the marks race. */
-static void check_near(int dim, size_t n, double cell, double radius) {
+static void check_near(int dim, size_t n, double cell, double radius, double reach) {
   vbc_vec *p = make_points(n, dim, cell, 4242u + (unsigned)dim);
   vbc_grid g = {0};
   vbc_neighbors all = {0}, some = {0};
@@ -121,12 +121,12 @@ static void check_near(int dim, size_t n, double cell, double radius) {
   for (size_t i = 0; i < n; i += 40) seed[i] = 1;
   cr_assert_eq(vbc_neighbors_build(&all, &g, p, radius, &err), VBC_OK);
   omp_set_num_threads(2);
-  cr_assert_eq(vbc_neighbors_build_near(&some, &g, p, radius, seed, near, &err), VBC_OK);
+  cr_assert_eq(vbc_neighbors_build_near(&some, &g, p, radius, seed, reach, near, &err), VBC_OK);
   size_t nnear = 0;
   for (size_t i = 0; i < n; ++i) {
     int close = 0;
     for (size_t j = 0; j < n && !close; j += 40)
-      close = j != i && vbc_vec_norm2(vbc_vec_sub(p[i], p[j])) < radius * radius;
+      close = j != i && vbc_vec_norm(vbc_vec_sub(p[i], p[j])) < reach;
     cr_assert_eq(near[i], !seed[i] && close, "dim %d particle %zu: near %d", dim, i, near[i]);
     nnear += near[i];
     const size_t m = some.start[i + 1] - some.start[i];
@@ -144,9 +144,11 @@ static void check_near(int dim, size_t n, double cell, double radius) {
   vbc_neighbors_free(&all), vbc_neighbors_free(&some);
 }
 
-Test(neighbour_search, near_lists_are_the_seeds_and_the_points_within_the_radius_of_one) {
-  check_near(2, 5000, 0.031, 0.031); /* above VBC_PARALLEL_MIN: the passes run in parallel */
-  check_near(3, 5000, 0.09, 0.08);
+Test(neighbour_search, near_lists_are_the_seeds_and_the_points_within_reach_of_one) {
+  check_near(2, 5000, 0.031, 0.031, 0.031); /* above VBC_PARALLEL_MIN: the passes run in parallel */
+  check_near(3, 5000, 0.09, 0.08, 0.08);
+  check_near(2, 5000, 0.031, 0.031, 0.02);
+  check_near(3, 5000, 0.09, 0.08, 0.06);
 }
 
 Test(neighbour_search, radius_below_cell_size_is_exact_too) {

@@ -366,16 +366,17 @@ Test(sph_density, boundary_impulses_balance_the_fluids_momentum_change) {
   teardown(&f);
 }
 
-/* VBC_LISTS_NEAR: with lattice volumes the block's rows are the same when only the fluid and the
- * walls within H of it have lists (what the simulation then builds); Akinci's volumes read
- * farther, and the block does not claim it. */
+/* list_reach: with lattice volumes the block's rows are the same when only the fluid and the
+ * walls closer than 1.5 l to it have lists (what the simulation then builds); Akinci's volumes
+ * read farther, and the block sets no bound. */
 Test(sph_density, rows_need_only_lists_near_the_fluid_unless_akinci_volumes) {
   fixture f, a;
   setup_volumes(&a, 10, 8, 4, 1, 1);
-  cr_assert_eq(a.block.type->traits(a.block.state) & VBC_LISTS_NEAR, 0u);
+  cr_assert_lt(a.block.type->list_reach(a.block.state, &a.sys), 0.0);
   teardown(&a);
   setup_volumes(&f, 10, 8, 4, 0, 1);
-  cr_assert_neq(f.block.type->traits(f.block.state) & VBC_LISTS_NEAR, 0u);
+  const double reach = f.block.type->list_reach(f.block.state, &f.sys);
+  cr_assert_eq(reach, 1.5 * L);
   const vbc_rows *full = &f.block.rows;
   const size_t n = full->n, full_pairs = f.nbrs.npairs;
   double *diag = malloc(n * sizeof *diag), *target = malloc(n * sizeof *target);
@@ -383,7 +384,7 @@ Test(sph_density, rows_need_only_lists_near_the_fluid_unless_akinci_volumes) {
   unsigned char *seed = calloc(f.p.n, 1), *near = calloc(f.p.n, 1);
   for (size_t i = 0; i < f.p.n; ++i) seed[i] = f.p.kind[i] == VBC_FLUID;
   vbc_error err = {0};
-  cr_assert_eq(vbc_neighbors_build_near(&f.nbrs, &f.grid, f.p.pos, H, seed, near, &err), 0);
+  cr_assert_eq(vbc_neighbors_build_near(&f.nbrs, &f.grid, f.p.pos, H, seed, reach, near, &err), 0);
   cr_assert_lt(f.nbrs.npairs, full_pairs * 9 / 10, "the far wall layers must lose their lists");
   cr_assert_eq(f.block.type->prepare(f.block.state, &f.sys, &f.block.rows, &err), 0);
   cr_assert_eq(f.block.rows.n, n);

@@ -296,9 +296,9 @@ void vbc_contact_body_pairs(vbc_block *b) {
 
 /* find_pairs reads the lists of fluid and rigid particles only (wall-first pairs are found from
  * the other side). */
-static unsigned contact_traits(const void *state) {
-  (void)state;
-  return VBC_LISTS_NEAR;
+static double contact_list_reach(const void *state, const vbc_system *sys) {
+  (void)state, (void)sys;
+  return 0.0;
 }
 
 const vbc_block_type vbc_block_contact = {
@@ -315,5 +315,5 @@ const vbc_block_type vbc_block_contact = {
     .sweep = contact_sweep,
     .jacobian = contact_jacobian,
     .finish = contact_finish,
-    .traits = contact_traits,
+    .list_reach = contact_list_reach,
 };

@@ -149,9 +149,14 @@ static void pin_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   (void)state, (void)sys, (void)rows;
 }
 
-static unsigned pin_traits(const void *state) { /* reads no neighbour lists */
+static unsigned pin_traits(const void *state) {
   (void)state;
-  return VBC_ROWS_BILATERAL | VBC_LISTS_NEAR;
+  return VBC_ROWS_BILATERAL;
+}
+
+static double pin_list_reach(const void *state, const vbc_system *sys) { /* reads no lists */
+  (void)state, (void)sys;
+  return 0.0;
 }
 
 const vbc_block_type vbc_block_pin = {
@@ -168,4 +173,5 @@ const vbc_block_type vbc_block_pin = {
     .jacobian = pin_jacobian,
     .finish = pin_finish,
     .traits = pin_traits,
+    .list_reach = pin_list_reach,
 };

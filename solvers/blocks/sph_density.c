@@ -461,12 +461,15 @@ static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_
   return vbc_sum_pass(rows->n, positive_pressure_errors, &e, count);
 }
 
-/* Lists near the fluid suffice: rows are fluid particles and boundary particles within 1.5 l of
- * one, and without akinci_volumes only rows read lists; Akinci's V_j of a wall row's neighbour
- * reads a list up to 1.5 l + H from the fluid. */
 static unsigned sph_traits(const void *state) {
-  const sph_state *s = state;
-  return (s->equality ? VBC_ROWS_BILATERAL : 0u) | (s->akinci_volumes ? 0u : VBC_LISTS_NEAR);
+  return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
+}
+
+/* Without akinci_volumes only rows read lists, and a wall has a row when a fluid particle is
+ * closer than 1.5 l (has_row). Akinci's V_j of a wall row's neighbour reads a list up to
+ * 1.5 l + H from the fluid: no bound then. */
+static double sph_list_reach(const void *state, const vbc_system *sys) {
+  return ((const sph_state *)state)->akinci_volumes ? -1.0 : 1.5 * sys->spacing;
 }
 
 const vbc_block_type vbc_block_sph_density = {
@@ -482,6 +485,7 @@ const vbc_block_type vbc_block_sph_density = {
     .apply = sph_apply,
     .sweep = sph_sweep,
     .traits = sph_traits,
+    .list_reach = sph_list_reach,
     .jacobian = sph_jacobian,
     .finish = sph_finish,
     .error_scale = sph_error_scale,
