@@ -61,9 +61,10 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
   g->ncells = (size_t)ncells;
   if (vbc_grow(&g->cap_cells, g->ncells + 1, (void *[]){&g->cell_start},
                (size_t[]){sizeof *g->cell_start}, 1, err) != VBC_OK ||
-      vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->sorted_pos, &g->cell_of},
-               (size_t[]){sizeof *g->sorted, sizeof *g->sorted_pos, sizeof *g->cell_of}, 3,
-               err) != VBC_OK)
+      vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->sx, &g->sy, &g->sz, &g->cell_of},
+               (size_t[]){sizeof *g->sorted, sizeof *g->sx, sizeof *g->sy, sizeof *g->sz,
+                          sizeof *g->cell_of},
+               5, err) != VBC_OK)
     return err->code;
 #pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i) {
@@ -80,14 +81,17 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
   for (size_t c = g->ncells; c > 0; --c) g->cell_start[c] = g->cell_start[c - 1];
   g->cell_start[0] = 0;
 #pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
-  for (size_t k = 0; k < n; ++k) g->sorted_pos[k] = pos[g->sorted[k]];
+  for (size_t k = 0; k < n; ++k) {
+    const vbc_vec p = pos[g->sorted[k]];
+    g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
+  }
   return VBC_OK;
 }
 
 void vbc_grid_free(vbc_grid *g) {
   free(g->cell_start);
   free(g->sorted);
-  free(g->sorted_pos);
+  free(g->sx), free(g->sy), free(g->sz);
   free(g->cell_of);
   memset(g, 0, sizeof *g);
 }
@@ -124,6 +128,8 @@ static void row_run(const vbc_grid *g, const cell_rows *w, long y, long z, size_
   *end = g->cell_start[row + (size_t)w->x1 + 1];
 }
 
+enum { BATCH = 32 }; /* candidates whose distances are computed together */
+
 /* Write every j != i within `radius` of particle i (at pi) with its distance, cell by cell
  * (z, y, x) and in index order within a cell. Returns the count. */
 static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius,
@@ -135,10 +141,17 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
     for (long y = w.c[1] - w.r[1]; y <= w.c[1] + w.r[1]; ++y) {
       size_t k, end;
       row_run(g, &w, y, z, &k, &end);
-      for (; k < end; ++k) {
-        const uint32_t j = g->sorted[k];
-        const double r2 = vbc_vec_norm2(vbc_vec_sub(g->sorted_pos[k], pi));
-        if (r2 < r2max && j != i) out[count] = j, dist[count] = sqrt(r2), ++count;
+      for (; k < end; k += BATCH) {
+        const size_t m = end - k < BATCH ? end - k : BATCH;
+        double r2[BATCH]; /* vbc_vec_norm2(r_j - r_i), a loop the compiler vectorises */
+        for (size_t t = 0; t < m; ++t) {
+          const double dx = g->sx[k + t] - pi.x, dy = g->sy[k + t] - pi.y, dz = g->sz[k + t] - pi.z;
+          r2[t] = dx * dx + dy * dy + dz * dz;
+        }
+        for (size_t t = 0; t < m; ++t) {
+          const uint32_t j = g->sorted[k + t];
+          if (r2[t] < r2max && j != i) out[count] = j, dist[count] = sqrt(r2[t]), ++count;
+        }
       }
     }
   return count;

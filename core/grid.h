@@ -33,7 +33,7 @@ typedef struct vbc_grid {
   size_t ncells, n;
   size_t *cell_start; /* ncells + 1 */
   uint32_t *sorted;   /* particle indices, grouped by cell */
-  vbc_vec *sorted_pos; /* sorted_pos[k] = pos[sorted[k]]: the search reads candidates in a row */
+  double *sx, *sy, *sz; /* pos[sorted[k]] by axis: the search reads candidates in a row */
   size_t *cell_of;    /* cell index of each particle */
   size_t cap_cells, cap_n;
 } vbc_grid;
