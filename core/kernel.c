@@ -11,6 +11,7 @@ vbc_sph_kernel vbc_sph_kernel_make(vbc_sph_kernel_type type, double H, int dim) 
     k.sigma = (dim == 2 ? 7.0 / M_PI : 21.0 / (2.0 * M_PI)) / Hd;
   else
     k.sigma = (dim == 2 ? 40.0 / (7.0 * M_PI) : 8.0 / M_PI) / Hd;
+  k.sigma_over_H = k.sigma / H;
   return k;
 }
 

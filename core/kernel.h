@@ -43,36 +43,53 @@ typedef enum vbc_sph_kernel_type { VBC_SPH_CUBIC_SPLINE, VBC_SPH_WENDLAND_C2 } v
 typedef struct vbc_sph_kernel {
   vbc_sph_kernel_type type;
   int dim;
-  double H;     /* support radius */
-  double sigma; /* normalisation */
+  double H;            /* support radius */
+  double sigma;        /* normalisation */
+  double sigma_over_H; /* sigma / H, the factor of dW/dr */
 } vbc_sph_kernel;
 
 vbc_sph_kernel vbc_sph_kernel_make(vbc_sph_kernel_type type, double H, int dim);
 /* The type named `name` ("cubic_spline", "wendland_c2"); -1 when there is none. */
 int vbc_sph_kernel_parse(const char *name);
-/* W, dW/dr and grad W are inline: every neighbour pass of the SPH blocks calls them per pair. */
-static inline double vbc_sph_W(const vbc_sph_kernel *k, double r) {
-  const double q = r / k->H;
-  if (q >= 1.0) return 0.0;
+/* W, dW/dr and grad W are inline: every neighbour pass of the SPH blocks calls them per pair.
+ * The _of forms take q = r / H < 1. */
+static inline double vbc_sph_W_of(const vbc_sph_kernel *k, double q) {
   const double t = 1.0 - q;
   if (k->type == VBC_SPH_WENDLAND_C2) return k->sigma * t * t * t * t * (1.0 + 4.0 * q);
   if (q <= 0.5) return k->sigma * (6.0 * q * q * q - 6.0 * q * q + 1.0);
   return k->sigma * 2.0 * t * t * t;
 }
 
-static inline double vbc_sph_dW(const vbc_sph_kernel *k, double r) { /* dW/dr */
-  const double q = r / k->H;
-  if (q >= 1.0) return 0.0;
-  const double s = k->sigma / k->H, t = 1.0 - q;
+static inline double vbc_sph_dW_of(const vbc_sph_kernel *k, double q) {
+  const double s = k->sigma_over_H, t = 1.0 - q;
   if (k->type == VBC_SPH_WENDLAND_C2) return -20.0 * s * q * t * t * t;
   if (q <= 0.5) return s * (18.0 * q * q - 12.0 * q);
   return -6.0 * s * t * t;
+}
+
+static inline double vbc_sph_W(const vbc_sph_kernel *k, double r) {
+  const double q = r / k->H;
+  return q >= 1.0 ? 0.0 : vbc_sph_W_of(k, q);
+}
+
+static inline double vbc_sph_dW(const vbc_sph_kernel *k, double r) { /* dW/dr */
+  const double q = r / k->H;
+  return q >= 1.0 ? 0.0 : vbc_sph_dW_of(k, q);
 }
 
 /* grad_i W(|r_i - r_j|): rij = r_i - r_j, r = |rij|. Zero for r = 0. */
 static inline vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r) {
   if (r <= 0.0) return vbc_vec_zero();
   return vbc_vec_scale(rij, vbc_sph_dW(k, r) / r);
+}
+
+/* grad W and, in *w, W of one pair from one q = r / H: the values of vbc_sph_gradW and
+ * vbc_sph_W. */
+static inline vbc_vec vbc_sph_W_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r, double *w) {
+  const double q = r / k->H;
+  *w = q >= 1.0 ? 0.0 : vbc_sph_W_of(k, q);
+  if (r <= 0.0) return vbc_vec_zero();
+  return vbc_vec_scale(rij, (q >= 1.0 ? 0.0 : vbc_sph_dW_of(k, q)) / r);
 }
 /* sum_j weight W(|x_j|) over the ideal lattice of spacing l in k->dim dimensions, the origin
  * included: what a particle inside the lattice sums (SPH volumes and densities calibrated on the

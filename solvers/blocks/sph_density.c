@@ -89,6 +89,7 @@ typedef struct sph_state {
   double *volume;      /* per particle: V_j */
   double *density;     /* per particle: rho_i (rows only) */
   vbc_vec *grad;       /* per pair, aligned with sys->nbrs->index: grad_i W_ij, rows only */
+  double *w;           /* per pair: W_ij, rows only (the smoothed pressure reads it again) */
   vbc_vec *g;          /* per row: sum_j V_j grad W_ij */
 } sph_state;
 
@@ -151,6 +152,7 @@ static void sph_free(void *state) {
   free(s->volume);
   free(s->density);
   free(s->grad);
+  free(s->w);
   free(s->g);
   free(s);
 }
@@ -162,8 +164,8 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
   void *const per_row[] = {&s->particle_of, &s->g};
   const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g};
   if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
-      vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad}, (size_t[]){sizeof *s->grad}, 1,
-               err) != VBC_OK ||
+      vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad, &s->w},
+               (size_t[]){sizeof *s->grad, sizeof *s->w}, 2, err) != VBC_OK ||
       vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 2, err) != VBC_OK)
     return err->code;
   return VBC_OK;
@@ -241,9 +243,10 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       vbc_vec gw = vbc_vec_scale(
-          vbc_sph_gradW(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q]), s->grad_scale);
+          vbc_sph_W_gradW(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q], &s->w[q]),
+          s->grad_scale);
       s->grad[q] = gw;
-      vol += s->volume[j] * vbc_sph_W(&s->k, nb->dist[q]);
+      vol += s->volume[j] * s->w[q];
       g = vbc_vec_axpy(g, s->volume[j], gw);
       double c = rho0 * s->volume[j];
       diag_j += vbc_system_inv_mass(sys, j) * c * c * vbc_vec_norm2(gw);
@@ -386,7 +389,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       if (s->row_of[j] < 0) continue;
-      double w = s->volume[j] * vbc_sph_W(&s->k, nb->dist[q]);
+      double w = s->volume[j] * s->w[q];
       num += w * p->pressure[j];
       den += w;
     }
