@@ -86,6 +86,8 @@ typedef struct sph_state {
   size_t cap_particles, cap_pairs, cap_rows;
   long *row_of;        /* per particle: its row or -1 */
   uint32_t *particle_of; /* per row */
+  uint32_t *moving;      /* the rows whose particle the block moves (1/m_i > 0), in order */
+  size_t nmoving;
   double *volume;      /* per particle: V_j */
   double *density;     /* per particle: rho_i (rows only) */
   vbc_vec *grad;       /* per pair, aligned with sys->nbrs->index: grad_i W_ij, rows only */
@@ -149,6 +151,7 @@ static void sph_free(void *state) {
   sph_state *s = state;
   free(s->row_of);
   free(s->particle_of);
+  free(s->moving);
   free(s->volume);
   free(s->density);
   free(s->grad);
@@ -161,12 +164,12 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
                            vbc_error *err) {
   void *const per_particle[] = {&s->row_of, &s->volume, &s->density};
   const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->volume, sizeof *s->density};
-  void *const per_row[] = {&s->particle_of, &s->g};
-  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g};
+  void *const per_row[] = {&s->particle_of, &s->g, &s->moving};
+  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g, sizeof *s->moving};
   if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
       vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad, &s->w},
                (size_t[]){sizeof *s->grad, sizeof *s->w}, 2, err) != VBC_OK ||
-      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 2, err) != VBC_OK)
+      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 3, err) != VBC_OK)
     return err->code;
   return VBC_OK;
 }
@@ -233,6 +236,9 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   if (vbc_rows_resize(rows, nrows, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < p->n; ++i)
     if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
+  s->nmoving = 0;
+  for (size_t r = 0; r < nrows; ++r)
+    if (vbc_system_inv_mass(sys, s->particle_of[r]) > 0.0) s->moving[s->nmoving++] = (uint32_t)r;
   volumes(s, sys);
   const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
@@ -287,18 +293,19 @@ static void sph_residual(const void *state, const vbc_system *sys, const vbc_row
 }
 
 /* v += M^-1 J^T d, gathered per row particle: dv_i = (rho0/m_i)(-g_i d_i - V_i sum_j grad W_ij
- * d_j) over neighbours j with rows. Rows of particles the block never moves (1/m_i = 0: walls,
- * bodies) gather nothing. */
+ * d_j) over neighbours j with rows. Only the rows whose particles the block moves gather (walls
+ * and bodies have 1/m_i = 0), and the threads share those rows, not all rows: wall rows come
+ * last, and a split of all rows left one thread most of the work. */
 static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
+  (void)rows; /* the moving rows of this step's prepare */
   const sph_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double rho0 = sys->density;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) {
-    const size_t i = s->particle_of[r];
+#pragma omp parallel for schedule(static) if (s->nmoving >= VBC_PARALLEL_MIN)
+  for (size_t m = 0; m < s->nmoving; ++m) {
+    const size_t r = s->moving[m], i = s->particle_of[r];
     const double inv_m = vbc_system_inv_mass(sys, i);
-    if (inv_m == 0.0) continue;
     vbc_vec sum = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       long rj = s->row_of[nb->index[q]];
