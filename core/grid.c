@@ -28,8 +28,10 @@ static int bounding_box(const vbc_vec *pos, size_t n, vbc_vec *lo, vbc_vec *hi) 
   for (size_t i = 0; i < n; ++i) {
     vbc_vec p = pos[i];
     finite = finite && vbc_vec_isfinite(p);
-    l0 = fmin(l0, p.x), l1 = fmin(l1, p.y), l2 = fmin(l2, p.z);
-    h0 = fmax(h0, p.x), h1 = fmax(h1, p.y), h2 = fmax(h2, p.z);
+    /* comparisons, not fmin/fmax (library calls here): they differ only for NaN, which
+     * `finite` reports */
+    l0 = p.x < l0 ? p.x : l0, l1 = p.y < l1 ? p.y : l1, l2 = p.z < l2 ? p.z : l2;
+    h0 = p.x > h0 ? p.x : h0, h1 = p.y > h1 ? p.y : h1, h2 = p.z > h2 ? p.z : h2;
   }
   *lo = vbc_vec_make(l0, l1, l2);
   *hi = vbc_vec_make(h0, h1, h2);
@@ -128,12 +130,25 @@ static void row_run(const vbc_grid *g, const cell_rows *w, long y, long z, size_
   *end = g->cell_start[row + (size_t)w->x1 + 1];
 }
 
+/* Room for `need` pairs in a chunk's scratch; 0 when out of memory. */
+static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
+  if (need <= b->cap) return 1;
+  const size_t cap = need > 2 * b->cap ? need : 2 * b->cap;
+  uint32_t *index = realloc(b->index, cap * sizeof *index);
+  if (index) b->index = index;
+  double *dist = index ? realloc(b->dist, cap * sizeof *dist) : NULL;
+  if (dist) b->dist = dist;
+  if (index && dist) b->cap = cap;
+  return index && dist;
+}
+
 enum { BATCH = 32 }; /* candidates whose distances are computed together */
 
-/* Write every j != i within `radius` of particle i (at pi) with its distance, cell by cell
- * (z, y, x) and in index order within a cell. Returns the count. */
+/* Append to chunk b's scratch (after b->used) every j != i within `radius` of particle i (at pi)
+ * with its distance, cell by cell (z, y, x) and in index order within a cell. Returns the count,
+ * or SIZE_MAX when the scratch cannot grow. */
 static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius,
-                              uint32_t *out, double *dist) {
+                              vbc_neighbor_chunk *b) {
   const cell_rows w = rows_around(g, i);
   const double r2max = radius * radius;
   size_t count = 0;
@@ -143,6 +158,9 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
       row_run(g, &w, y, z, &k, &end);
       for (; k < end; k += BATCH) {
         const size_t m = end - k < BATCH ? end - k : BATCH;
+        if (!chunk_reserve(b, b->used + count + m)) return SIZE_MAX;
+        uint32_t *out = b->index + b->used;
+        double *dist = b->dist + b->used;
         double r2[BATCH]; /* vbc_vec_norm2(r_j - r_i), a loop the compiler vectorises */
         for (size_t t = 0; t < m; ++t) {
           const double dx = g->sx[k + t] - pi.x, dy = g->sy[k + t] - pi.y, dz = g->sz[k + t] - pi.z;
@@ -155,31 +173,6 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
       }
     }
   return count;
-}
-
-/* At least the neighbours of particle i: the particles of the cells scan_neighbours visits. */
-static size_t cells_population(const vbc_grid *g, size_t i) {
-  const cell_rows w = rows_around(g, i);
-  size_t count = 0;
-  for (long z = w.c[2] - w.r[2]; z <= w.c[2] + w.r[2]; ++z)
-    for (long y = w.c[1] - w.r[1]; y <= w.c[1] + w.r[1]; ++y) {
-      size_t begin, end;
-      row_run(g, &w, y, z, &begin, &end);
-      count += end - begin;
-    }
-  return count;
-}
-
-/* Room for `need` pairs in a chunk's scratch; 0 when out of memory. */
-static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
-  if (need <= b->cap) return 1;
-  const size_t cap = need > 2 * b->cap ? need : 2 * b->cap;
-  uint32_t *index = realloc(b->index, cap * sizeof *index);
-  if (index) b->index = index;
-  double *dist = index ? realloc(b->dist, cap * sizeof *dist) : NULL;
-  if (dist) b->dist = dist;
-  if (index && dist) b->cap = cap;
-  return index && dist;
 }
 
 enum { CHUNK = 512 }; /* particles per block of the search's scratch */
@@ -227,14 +220,14 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
     const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
     for (size_t i = c * CHUNK; i < hi; ++i) {
       if (select && !select[i]) continue;
-      if (!chunk_reserve(b, b->used + cells_population(g, i))) {
+      const size_t k = scan_neighbours(g, i, pos[i], nb->radius, b);
+      if (k == SIZE_MAX) {
 #pragma omp atomic write
         failed = 1;
         break;
       }
-      uint32_t *found = b->index + b->used;
+      const uint32_t *found = b->index + b->used;
       const double *dist = b->dist + b->used;
-      const size_t k = scan_neighbours(g, i, pos[i], nb->radius, found, b->dist + b->used);
       if (near)
         for (size_t m = 0; m < k; ++m)
           if (dist[m] < reach && !seed[found[m]]) {
