@@ -166,12 +166,17 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
           const double dx = g->sx[k + t] - pi.x, dy = g->sy[k + t] - pi.y, dz = g->sz[k + t] - pi.z;
           r2[t] = dx * dx + dy * dy + dz * dz;
         }
+        /* every candidate is written and only a near one kept: no branch to mispredict (15 %
+         * of the candidates are near in 3D); dist holds r^2 until the end */
         for (size_t t = 0; t < m; ++t) {
           const uint32_t j = g->sorted[k + t];
-          if (r2[t] < r2max && j != i) out[count] = j, dist[count] = sqrt(r2[t]), ++count;
+          out[count] = j, dist[count] = r2[t];
+          count += (size_t)((r2[t] < r2max) & (j != i));
         }
       }
     }
+  double *dist = b->dist + b->used;
+  for (size_t q = 0; q < count; ++q) dist[q] = sqrt(dist[q]);
   return count;
 }
 
