@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "core/grid.h"
 #include "core/parallel.h"
 
@@ -38,6 +40,57 @@ static int bounding_box(const vbc_vec *pos, size_t n, vbc_vec *lo, vbc_vec *hi) 
   return finite;
 }
 
+static size_t cell_index(const vbc_grid *g, vbc_vec p) {
+  const long cx = axis_cell(p.x, g->lo.x, g->cell, g->nc[0]);
+  const long cy = axis_cell(p.y, g->lo.y, g->cell, g->nc[1]);
+  const long cz = axis_cell(p.z, g->lo.z, g->cell, g->nc[2]);
+  return (size_t)(cx + g->nc[0] * (cy + g->nc[1] * cz));
+}
+
+/* A stable counting sort by cell, in parallel: each thread takes a contiguous block of particles,
+ * finds and counts their cells, and after one serial prefix over (cell, block) places its block
+ * in index order. A cell's particles from block t follow those of the blocks before it, so every
+ * cell lists its particles in index order, as a serial sort does, for any number of threads.
+ * Then the positions in that order, by axis. Sparse grids (more than 8 cells a particle) sort on
+ * one thread: the counts would take a copy of the cells per thread. */
+static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
+  const size_t n = g->n, nc = g->ncells;
+  const int team = n >= VBC_PARALLEL_MIN && nc <= 8 * n ? omp_get_max_threads() : 1;
+  if (vbc_grow(&g->cap_counts, (size_t)team * nc, (void *[]){&g->counts},
+               (size_t[]){sizeof *g->counts}, 1, err) != VBC_OK)
+    return err->code;
+#pragma omp parallel num_threads(team)
+  {
+    const size_t T = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+    const size_t lo = n * t / T, hi = n * (t + 1) / T;
+    size_t *count = g->counts + t * nc;
+    memset(count, 0, nc * sizeof *count);
+    for (size_t i = lo; i < hi; ++i) count[g->cell_of[i] = cell_index(g, pos[i])]++;
+#pragma omp barrier
+#pragma omp single
+    {
+      size_t placed = 0;
+      for (size_t c = 0; c < nc; ++c) {
+        g->cell_start[c] = placed;
+        for (size_t u = 0; u < T; ++u) {
+          const size_t k = g->counts[u * nc + c];
+          g->counts[u * nc + c] = placed;
+          placed += k;
+        }
+      }
+      g->cell_start[nc] = placed;
+    }
+    for (size_t i = lo; i < hi; ++i) g->sorted[count[g->cell_of[i]]++] = (uint32_t)i;
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (size_t k = 0; k < n; ++k) {
+      const vbc_vec p = pos[g->sorted[k]];
+      g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
+    }
+  }
+  return VBC_OK;
+}
+
 int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
                    vbc_error *err) {
   vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_zero();
@@ -68,26 +121,7 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
                           sizeof *g->cell_of},
                5, err) != VBC_OK)
     return err->code;
-#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) {
-    long cx = axis_cell(pos[i].x, lo.x, cell, g->nc[0]);
-    long cy = axis_cell(pos[i].y, lo.y, cell, g->nc[1]);
-    long cz = axis_cell(pos[i].z, lo.z, cell, g->nc[2]);
-    g->cell_of[i] = (size_t)(cx + g->nc[0] * (cy + g->nc[1] * cz));
-  }
-  /* Stable counting sort: cell_start[c+1] counts, prefix sum, then fill in index order. */
-  memset(g->cell_start, 0, (g->ncells + 1) * sizeof *g->cell_start);
-  for (size_t i = 0; i < n; ++i) g->cell_start[g->cell_of[i] + 1]++;
-  for (size_t c = 0; c < g->ncells; ++c) g->cell_start[c + 1] += g->cell_start[c];
-  for (size_t i = 0; i < n; ++i) g->sorted[g->cell_start[g->cell_of[i]]++] = (uint32_t)i;
-  for (size_t c = g->ncells; c > 0; --c) g->cell_start[c] = g->cell_start[c - 1];
-  g->cell_start[0] = 0;
-#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
-  for (size_t k = 0; k < n; ++k) {
-    const vbc_vec p = pos[g->sorted[k]];
-    g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
-  }
-  return VBC_OK;
+  return sort_by_cell(g, pos, err);
 }
 
 void vbc_grid_free(vbc_grid *g) {
@@ -95,6 +129,7 @@ void vbc_grid_free(vbc_grid *g) {
   free(g->sorted);
   free(g->sx), free(g->sy), free(g->sz);
   free(g->cell_of);
+  free(g->counts);
   memset(g, 0, sizeof *g);
 }
 

@@ -35,6 +35,8 @@ typedef struct vbc_grid {
   uint32_t *sorted;   /* particle indices, grouped by cell */
   double *sx, *sy, *sz; /* pos[sorted[k]] by axis: the search reads candidates in a row */
   size_t *cell_of;    /* cell index of each particle */
+  size_t *counts;     /* scratch of the sort: per thread and cell */
+  size_t cap_counts;
   size_t cap_cells, cap_n;
 } vbc_grid;
 

@@ -240,3 +240,29 @@ Test(colouring, covers_rows_once_and_separates_strips_of_a_colour) {
   vbc_grid_free(&g);
   vbc_colouring_free(&col);
 }
+
+/* The counting sort runs in blocks per thread above VBC_PARALLEL_MIN: the cells must list their
+ * particles in index order, the same lists for 1, 2 and 3 threads. */
+Test(grid, sort_by_cell_is_the_same_for_any_number_of_threads) {
+  const size_t n = 9000;
+  vbc_vec *p = make_points(n, 3, 0.1, 31u);
+  vbc_grid g1 = {0}, g = {0};
+  vbc_error err = {0};
+  omp_set_num_threads(1);
+  cr_assert_eq(vbc_grid_build(&g1, p, n, 3, 0.1, &err), VBC_OK);
+  for (int threads = 2; threads <= 3; ++threads) {
+    omp_set_num_threads(threads);
+    cr_assert_eq(vbc_grid_build(&g, p, n, 3, 0.1, &err), VBC_OK);
+    for (size_t c = 0; c <= g.ncells; ++c) cr_assert_eq(g.cell_start[c], g1.cell_start[c]);
+    for (size_t k = 0; k < n; ++k) {
+      cr_assert_eq(g.sorted[k], g1.sorted[k], "%d threads: entry %zu", threads, k);
+      cr_assert(g.sx[k] == p[g.sorted[k]].x && g.sz[k] == p[g.sorted[k]].z);
+    }
+  }
+  for (size_t c = 0; c < g.ncells; ++c)
+    for (size_t k = g.cell_start[c] + 1; k < g.cell_start[c + 1]; ++k)
+      cr_assert_lt(g.sorted[k - 1], g.sorted[k], "cell %zu is not in index order", c);
+  omp_set_num_threads(1);
+  free(p);
+  vbc_grid_free(&g1), vbc_grid_free(&g);
+}
