@@ -92,6 +92,7 @@ typedef struct sph_state {
   double *density;     /* per particle: rho_i (rows only) */
   vbc_vec *grad;       /* per pair, aligned with sys->nbrs->index: grad_i W_ij, rows only */
   double *w;           /* per pair: W_ij, rows only (the smoothed pressure reads it again) */
+  int32_t *pair_row;   /* per pair: row_of[j], rows only, so that apply streams it */
   vbc_vec *g;          /* per row: sum_j V_j grad W_ij */
 } sph_state;
 
@@ -156,6 +157,7 @@ static void sph_free(void *state) {
   free(s->density);
   free(s->grad);
   free(s->w);
+  free(s->pair_row);
   free(s->g);
   free(s);
 }
@@ -167,8 +169,9 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
   void *const per_row[] = {&s->particle_of, &s->g, &s->moving};
   const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g, sizeof *s->moving};
   if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
-      vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad, &s->w},
-               (size_t[]){sizeof *s->grad, sizeof *s->w}, 2, err) != VBC_OK ||
+      vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad, &s->w, &s->pair_row},
+               (size_t[]){sizeof *s->grad, sizeof *s->w, sizeof *s->pair_row}, 3,
+               err) != VBC_OK ||
       vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 3, err) != VBC_OK)
     return err->code;
   return VBC_OK;
@@ -233,6 +236,8 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i);
   size_t nrows = 0;
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = s->row_of[i] ? (long)nrows++ : -1;
+  if (nrows > INT32_MAX) /* pair_row holds row numbers in 32 bits */
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "sph_density: %zu rows, more than 2^31 - 1", nrows);
   if (vbc_rows_resize(rows, nrows, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < p->n; ++i)
     if (s->row_of[i] >= 0) s->particle_of[s->row_of[i]] = (uint32_t)i;
@@ -252,6 +257,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
           vbc_sph_W_gradW(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q], &s->w[q]),
           s->grad_scale);
       s->grad[q] = gw;
+      s->pair_row[q] = (int32_t)s->row_of[j];
       vol += s->volume[j] * s->w[q];
       g = vbc_vec_axpy(g, s->volume[j], gw);
       double c = rho0 * s->volume[j];
@@ -308,7 +314,7 @@ static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
     const double inv_m = vbc_system_inv_mass(sys, i);
     vbc_vec sum = vbc_vec_zero();
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      long rj = s->row_of[nb->index[q]];
+      const int32_t rj = s->pair_row[q];
       if (rj >= 0) sum = vbc_vec_axpy(sum, d[rj], s->grad[q]);
     }
     vbc_vec dv = vbc_vec_axpy(vbc_vec_scale(s->g[r], -d[r]), -s->volume[i], sum);
