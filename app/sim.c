@@ -140,6 +140,9 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
   if (scene->xsph > 0.0 ||
       (scene->viscosity > 0.0 && scene->viscosity_model == VBC_VISCOSITY_SPH))
     sim->support = fmax(sim->support, sys->sph.H);
+  /* XSPH evaluates W on every fluid pair: the lists then carry r / H, which sph_density's
+   * prepare reads too, one division per pair and step instead of one per pass */
+  if (scene->xsph > 0.0) sim->nbrs.q_scale = sys->sph.H;
   /* the solid normals of the tangential wall viscosity sum over H too (core/solid_normal.h) */
   const int tangential = scene->viscosity > 0.0 && scene->wall_viscosity_tangential;
   if (tangential) sim->support = fmax(sim->support, sys->sph.H);

@@ -291,6 +291,11 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
   if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
                (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
     return err->code;
+  const double scale = nb->q_scale;
+  if (scale > 0.0 && vbc_grow(&nb->cap_q, nb->npairs, (void *[]){&nb->q},
+                              (size_t[]){sizeof *nb->q}, 1, err) != VBC_OK)
+    return err->code;
+  if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
   if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
 #pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i) {
@@ -299,6 +304,8 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
     const vbc_neighbor_chunk *b = &nb->chunk[i / CHUNK];
     memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
     memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
+    if (scale > 0.0)
+      for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
   }
   return VBC_OK;
 }
@@ -358,6 +365,7 @@ void vbc_neighbors_free(vbc_neighbors *nb) {
   free(nb->offset);
   free(nb->index);
   free(nb->dist);
+  free(nb->q);
   memset(nb, 0, sizeof *nb);
 }
 

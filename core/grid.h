@@ -53,6 +53,10 @@ typedef struct vbc_neighbors {
   size_t *start;   /* n + 1 */
   uint32_t *index; /* npairs */
   double *dist;    /* npairs: |r_j - r_i|, so that no pass computes it again */
+  double q_scale;  /* set by the caller: > 0 asks for q below (the SPH kernel's H) */
+  double *q;       /* npairs: dist / q_scale when q_scale > 0, else NULL: the kernel's argument
+                      r / H, divided once per pair and step instead of in every pass */
+  size_t cap_q;
   size_t *offset;  /* n: where the search left particle i's list in its chunk's scratch */
   size_t cap_n, cap_pairs;
   vbc_neighbor_chunk *chunk; /* scratch of the search, kept between builds */
@@ -72,7 +76,8 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
                    vbc_error *err);
 void vbc_grid_free(vbc_grid *g);
 
-/* pos: the positions the grid was built with. */
+/* pos: the positions the grid was built with. With nb->q_scale > 0 the lists also hold
+ * q = dist / q_scale per pair. */
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err);
 

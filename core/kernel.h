@@ -67,9 +67,13 @@ static inline double vbc_sph_dW_of(const vbc_sph_kernel *k, double q) {
   return -6.0 * s * t * t;
 }
 
-static inline double vbc_sph_W(const vbc_sph_kernel *k, double r) {
-  const double q = r / k->H;
+/* W of q = r / H (any q >= 0): the same value as vbc_sph_W at r, for a caller that has q. */
+static inline double vbc_sph_W_q(const vbc_sph_kernel *k, double q) {
   return q >= 1.0 ? 0.0 : vbc_sph_W_of(k, q);
+}
+
+static inline double vbc_sph_W(const vbc_sph_kernel *k, double r) {
+  return vbc_sph_W_q(k, r / k->H);
 }
 
 static inline double vbc_sph_dW(const vbc_sph_kernel *k, double r) { /* dW/dr */
@@ -83,11 +87,11 @@ static inline vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double
   return vbc_vec_scale(rij, vbc_sph_dW(k, r) / r);
 }
 
-/* grad W and, in *w, W of one pair from one q = r / H: the values of vbc_sph_gradW and
+/* grad W and, in *w, W of one pair from one q = r / H (given): the values of vbc_sph_gradW and
  * vbc_sph_W. */
-static inline vbc_vec vbc_sph_W_gradW(const vbc_sph_kernel *k, vbc_vec rij, double r, double *w) {
-  const double q = r / k->H;
-  *w = q >= 1.0 ? 0.0 : vbc_sph_W_of(k, q);
+static inline vbc_vec vbc_sph_W_gradW_q(const vbc_sph_kernel *k, vbc_vec rij, double r, double q,
+                                        double *w) {
+  *w = vbc_sph_W_q(k, q);
   if (r <= 0.0) return vbc_vec_zero();
   return vbc_vec_scale(rij, (q >= 1.0 ? 0.0 : vbc_sph_dW_of(k, q)) / r);
 }

@@ -51,6 +51,7 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
   const vbc_neighbors *nb = sys->nbrs;
   const vbc_sph_kernel *k = &sys->sph;
   const double coef = alpha / sys->dt * pow(sys->spacing, sys->dim);
+  const double *qk = nb->q_scale == k->H ? nb->q : NULL; /* r / H per pair, if listed */
   const size_t nf = vbc_fluid_count(sys);
 #pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
   for (size_t m = 0; m < nf; ++m) {
@@ -60,7 +61,8 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       if (p->kind[j] != VBC_FLUID) continue;
-      a = vbc_vec_axpy(a, vbc_sph_W(k, nb->dist[q]), vbc_vec_sub(p->vel[j], p->vel[i]));
+      const double w = qk ? vbc_sph_W_q(k, qk[q]) : vbc_sph_W(k, nb->dist[q]);
+      a = vbc_vec_axpy(a, w, vbc_vec_sub(p->vel[j], p->vel[i]));
     }
     acc[i] = vbc_vec_axpy(acc[i], coef, a);
   }

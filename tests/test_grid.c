@@ -266,3 +266,24 @@ Test(grid, sort_by_cell_is_the_same_for_any_number_of_threads) {
   free(p);
   vbc_grid_free(&g1), vbc_grid_free(&g);
 }
+
+/* With q_scale set the lists carry q = dist / q_scale per pair, the very value a kernel computes
+ * from dist; without it, no q. */
+Test(neighbour_search, lists_carry_the_kernel_argument_when_asked) {
+  const size_t n = 6000;
+  vbc_vec *p = make_points(n, 2, 0.03, 5u);
+  vbc_grid g = {0};
+  vbc_neighbors nb = {0};
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&g, p, n, 2, 0.03, &err), VBC_OK);
+  cr_assert_eq(vbc_neighbors_build(&nb, &g, p, 0.03, &err), VBC_OK);
+  cr_assert_null(nb.q);
+  nb.q_scale = 0.07;
+  cr_assert_eq(vbc_neighbors_build(&nb, &g, p, 0.03, &err), VBC_OK);
+  cr_assert_not_null(nb.q);
+  cr_assert_gt(nb.npairs, n);
+  for (size_t k = 0; k < nb.npairs; ++k) cr_assert(nb.q[k] == nb.dist[k] / 0.07, "pair %zu", k);
+  free(p);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&nb);
+}

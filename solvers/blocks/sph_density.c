@@ -246,6 +246,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     if (vbc_system_inv_mass(sys, s->particle_of[r]) > 0.0) s->moving[s->nmoving++] = (uint32_t)r;
   volumes(s, sys);
   const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
+  const double *qk = nb->q_scale == s->k.H ? nb->q : NULL; /* r / H per pair, if listed */
 #pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
@@ -254,7 +255,8 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       vbc_vec gw = vbc_vec_scale(
-          vbc_sph_W_gradW(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q], &s->w[q]),
+          vbc_sph_W_gradW_q(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q],
+                            qk ? qk[q] : nb->dist[q] / s->k.H, &s->w[q]),
           s->grad_scale);
       s->grad[q] = gw;
       s->pair_row[q] = (int32_t)s->row_of[j];
