@@ -92,7 +92,6 @@ static int init_bodies(vbc_sim *sim, vbc_error *err) {
   return VBC_OK;
 }
 
-/* What the coupler calls around its stages (core/coupler.h: vbc_step_ops). */
 /* How far from a fluid or rigid particle wall lists are read: the largest list_reach of the
  * coupling's blocks, and the whole radius when the tangential wall viscosity reads the normals of
  * the walls in the fluid's lists (core/solid_normal.h); -1 when a block sets no bound. */
@@ -109,6 +108,7 @@ static double wall_list_reach(const vbc_sim *sim) {
   return reach;
 }
 
+/* What the coupler calls around its stages (core/coupler.h: vbc_step_ops). */
 static int step_neighbours(void *sim, vbc_error *err) { return vbc_sim_neighbours(sim, err); }
 static void step_explicit(void *sim) { vbc_sim_explicit(sim); }
 static void step_advect(void *sim) { vbc_sim_advect(sim); }
