@@ -1,11 +1,10 @@
-/* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, IISPH's
- * steps 2-3, 6, 8-10 as numbered in docs/iisph.md; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
+/* sph_density.c — the IISPH density-invariance block (Ihmsen et al. 2014, steps 2-3, 6, 8-10 as
+ * numbered in docs/iisph.md; Akinci et al. 2012 boundaries) as velocity-based constraint rows.
  *
- * Kernel: fluid.sph_kernel of core/kernel.h — the cubic spline (default, the usual IISPH set-up)
- * or Wendland C2 — with support H = fluid.sph_support_over_l * l (default 2 l, i.e. smoothing
- * length l; shared with the SPH explicit terms). The cubic spline's square lattice buckles under
- * pressure at H = 2 l (a hydrostatic tank at rest starts moving after 0.4 s), Wendland C2's does
- * not (docs/iisph.md, "Kernel and lattice").
+ * Kernel: fluid.sph_kernel of core/kernel.h, the cubic spline (default) or Wendland C2 (whose
+ * lattice does not buckle under pressure at H = 2 l, where the cubic spline's does: docs/iisph.md,
+ * "Kernel and lattice"); support H = fluid.sph_support_over_l * l, default 2 l, shared with the
+ * SPH explicit terms.
  * Every particle j has a volume V_j: V = l^d / S for fluid, S the kernel's sum over the ideal
  * lattice (vbc_sph_lattice_volume), and the kernel gradient is calibrated on the same lattice:
  * grad W is scaled by 1/M, M = -sum_j V x_j^2 W'(r_j) / r_j (vbc_sph_lattice_gradient_moment),
@@ -25,7 +24,8 @@
  * below). The predicted density of step 6,
  *     rho*_i = rho_i + h rho0 sum_j V_j (v_i - v_j) . grad W_ij,
  * must not exceed rho0 (p >= 0: the free surface may expand). vbc writes the row as J_i v >= b_i:
- *     J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij = -rho0 (g_i . v_i - sum_j V_j grad W_ij . v_j),
+ *     J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij
+ *           = -rho0 (g_i . v_i - sum_j V_j grad W_ij . v_j),
  *     g_i = sum_j V_j grad W_ij,        b_i = (rho_i - rho0) / h,
  * boundary particles at their (possibly moving) velocity and with no degrees of freedom here
  * (bodies are moving walls for this block; the akinci coupler moves them with pressure forces).
@@ -37,30 +37,22 @@
  * is the notes' a_ii of step 3 in these units (tests/test_sph_density.c checks it against a
  * finite difference of rho*_i in p_i), and a relaxed Jacobi iteration on these rows is step 10.
  *
- * Choices: the source term corrects the whole density error in one step (alpha = 1, as IISPH);
- * the pressure starts from zero unless warm_start, and then from half the previous step's
- * (warm_start_factor 0.5, Ihmsen et al. 2014 and SPlisHSPlasH): a solve stopped early on the
- * density error after a full warm start integrates the pressure from step to step, an integral
- * controller on an undamped column, and the hydrostatic tank under relaxed Jacobi then gains
- * energy (kinetic energy 4-9 J within 0.1 s against 0.4-0.9 J from half); the PGS sweep
- * is serial, in row order. The
- * smoothed pressure is the Shepard average sum_j V_j p_j W_ij / sum_j V_j W_ij over particles with
- * rows. Boundary volumes: vbc's walls and bodies are filled with particles on the fluid's
- * lattice, where Akinci's V_k, made for one-layer surface samplings, overcounts: a fluid particle
- * next to a flat wall of two or more layers is 3.0 % denser than the interior at H = 2 l (7.4 %
- * with one layer; tests/test_sph_density.c), and IISPH's one-step correction of that turns a tank
- * at rest into 3.5 m/s jets in its first step. So the default is the lattice volume, exact on such
- * walls, and akinci_volumes = true is there for comparison.
+ * Choices (the measurements behind them: docs/iisph.md, "Warm start" and "Boundaries"): the
+ * source term corrects the whole density error in one step (alpha = 1, as IISPH); the pressure
+ * starts from zero unless warm_start, and then from half the previous step's (warm_start_factor
+ * 0.5, Ihmsen et al. 2014 and SPlisHSPlasH: a full warm start with an early stop integrates the
+ * pressure from step to step); the PGS sweep is serial, in row order; the smoothed pressure is
+ * the Shepard average sum_j V_j p_j W_ij / sum_j V_j W_ij over particles with rows. Boundary
+ * volumes default to the lattice volume, exact on vbc's walls and bodies filled with particles on
+ * the fluid's lattice, where Akinci's V_k (made for one-layer samplings; akinci_volumes = true,
+ * for comparison) overcounts and IISPH's one-step correction throws a tank at rest into jets.
  * Boundary pressure (wall_pressure, default on): wall and rigid particles of the layer facing the
  * fluid (a fluid particle closer than 1.5 l; has_row) get rows of their own, with the same
- * density and J (their velocity fixed, inverse mass 0), so the fluid next to a wall feels -(lambda_i + lambda_k) grad W_ik as inside the fluid and the
- * operator stays J M^-1 J^T (symmetric, an LCP with a unique solution). This is MPS's wall
- * treatment (solvers/blocks/mps_incompressibility.c) carried over. Without it (Akinci's scheme) the
- * wall enters the pressure force only through p_i of the fluid particle: on the lattice the
- * bottom row of a hydrostatic column then feels -14 g instead of +1 g (the floor pushes with
- * its neighbour's p_i on one side only, which a full lattice cancels), and the column sinks into
- * the walls until compression makes up for it; mirroring p_k = p_i instead makes the operator
- * non-symmetric, and relaxed Jacobi and PGS diverged on it in the hydrostatic tank.
+ * density and J (velocity fixed, inverse mass 0), so the fluid next to a wall feels
+ * -(lambda_i + lambda_k) grad W_ik as inside the fluid and the operator stays J M^-1 J^T
+ * (symmetric: an LCP with a unique solution), MPS's wall treatment carried over. Without it
+ * (Akinci's scheme) a hydrostatic column sinks into its walls; mirroring p_k = p_i instead makes
+ * the operator non-symmetric, and relaxed Jacobi and PGS diverged on it.
  * Bodies are moving walls for this block (their velocity enters J v, its impulses do not move
  * them): the akinci coupler passes the pressure forces on them afterwards (Akinci 2012). With
  * bodies = "ignored" the block does not see them at all (Kurose & Takahashi §4, whose SPH fluid
@@ -72,6 +64,8 @@
 #include "core/parallel.h"
 #include "core/reduce.h"
 #include "solvers/blocks/blocks.h"
+
+#define WALL_ROW_REACH 1.5 /* a boundary particle has a row with fluid this many l near (has_row) */
 
 typedef struct sph_state {
   vbc_sph_kernel k; /* the kernel (sys->sph) */
@@ -203,23 +197,23 @@ static void volumes(sph_state *s, const vbc_system *sys) {
 }
 
 /* Fluid particles have rows; with wall_pressure so do wall and rigid particles of the layer that
- * faces the fluid: those with a fluid particle closer than 1.5 l. A deeper boundary particle sees
- * fluid only near the edge of the support, where grad W -> 0: its row's diagonal vanishes while
- * the fluid's slightest approach makes it overdense, and its impulse r/A_kk grows without bound
- * (a tank blew up in its second step that way). */
+ * faces the fluid: those with a fluid particle closer than WALL_ROW_REACH l. A deeper boundary
+ * particle sees fluid only near the edge of the support, where grad W -> 0: its row's diagonal
+ * vanishes while the fluid's slightest approach makes it overdense, and its impulse r/A_kk grows
+ * without bound (a tank blew up in its second step that way). */
 static int has_row(const sph_state *s, const vbc_system *sys, size_t i) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (p->kind[i] == VBC_FLUID) return 1;
   if (!s->wall_pressure || (s->ignore_bodies && p->kind[i] == VBC_RIGID)) return 0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-    if (p->kind[nb->index[q]] == VBC_FLUID && nb->dist[q] < 1.5 * sys->spacing) return 1;
+    if (p->kind[nb->index[q]] == VBC_FLUID && nb->dist[q] < WALL_ROW_REACH * sys->spacing)
+      return 1;
   return 0;
 }
 
-/* The m_i of lambda_i = h m_i p_i / rho_i^2: the particle's mass for fluid-kind particles (a
- * body's mass per particle under pms), rho0 V_i for boundary rows, whose particles the block
- * never moves. */
+/* The m_i of lambda_i = h m_i p_i / rho_i^2: the particle's mass for fluid-kind particles (per
+ * particle of a body under pms), rho0 V_i for boundary rows, which the block never moves. */
 static double pressure_mass(const sph_state *s, const vbc_system *sys, size_t i) {
   return sys->particles->kind[i] == VBC_FLUID ? 1.0 / vbc_system_inv_mass(sys, i)
                                               : sys->density * s->volume[i];
@@ -300,10 +294,9 @@ static void sph_residual(const void *state, const vbc_system *sys, const vbc_row
   for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - row_velocity(s, sys, r);
 }
 
-/* v += M^-1 J^T d, gathered per row particle: dv_i = (rho0/m_i)(-g_i d_i - V_i sum_j grad W_ij
- * d_j) over neighbours j with rows. Only the rows whose particles the block moves gather (walls
- * and bodies have 1/m_i = 0), and the threads share those rows, not all rows: wall rows come
- * last, and a split of all rows left one thread most of the work. */
+/* v += M^-1 J^T d per row particle: dv_i = (rho0/m_i)(-g_i d_i - V_i sum_j grad W_ij d_j) over
+ * neighbours j with rows, for the moving rows only (1/m_i > 0), which the threads share: wall
+ * rows come last, so a split of all rows left one thread most of the work. */
 static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
   (void)rows; /* the moving rows of this step's prepare */
   const sph_state *s = state;
@@ -339,8 +332,8 @@ static void sph_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega
     size_t i = s->particle_of[r];
     p->vel[i] = vbc_vec_axpy(p->vel[i], -d * rho0 * vbc_system_inv_mass(sys, i), s->g[r]);
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      size_t j = nb->index[q];
-      if (s->row_of[j] < 0) continue;
+      if (s->pair_row[q] < 0) continue;
+      const size_t j = nb->index[q];
       double c = d * rho0 * s->volume[j] * vbc_system_inv_mass(sys, j);
       p->vel[j] = vbc_vec_axpy(p->vel[j], c, s->grad[q]);
     }
@@ -402,8 +395,8 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
     const size_t i = s->particle_of[r];
     double num = s->volume[i] * w0 * p->pressure[i], den = s->volume[i] * w0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      size_t j = nb->index[q];
-      if (s->row_of[j] < 0) continue;
+      if (s->pair_row[q] < 0) continue;
+      const size_t j = nb->index[q];
       double w = s->volume[j] * s->w[q];
       num += w * p->pressure[j];
       den += w;
@@ -446,16 +439,11 @@ static double sph_error_scale(const void *state, const vbc_system *sys) {
   return sys->dt / sys->density;
 }
 
-/* error_measure positive_pressure: SPlisHSPlasH's IISPH averages the signed predicted density
- * error over the particles with a positive pressure and divides by all fluid particles (its
- * TimeStepIISPH's avg_density_err); with h r_i = rho*_i - rho0 that is the sum of h r_i / rho0
- * over fluid rows with lambda_i > 0, over the number of fluid particles. active_rows: the
- * default measure. */
+/* error_measure positive_pressure: SPlisHSPlasH's IISPH (TimeStepIISPH's avg_density_err) sums
+ * the signed predicted density error over particles with p > 0 and divides by all fluid
+ * particles: the sum of h r_i / rho0 over fluid rows with lambda_i > 0, over the fluid count. */
 typedef struct sph_error_pass {
-  const sph_state *s;
-  const vbc_system *sys;
-  const vbc_rows *rows;
-  double scale;
+  const sph_state *s; const vbc_system *sys; const vbc_rows *rows; double scale;
 } sph_error_pass;
 
 static double positive_pressure_errors(void *ctx, size_t begin, size_t end, size_t *fluid) {
@@ -483,11 +471,10 @@ static unsigned sph_traits(const void *state) {
   return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
 }
 
-/* Without akinci_volumes only rows read lists, and a wall has a row when a fluid particle is
- * closer than 1.5 l (has_row). Akinci's V_j of a wall row's neighbour reads a list up to
- * 1.5 l + H from the fluid: no bound then. */
+/* Without akinci_volumes only rows read lists (has_row's reach); Akinci's V_j of a wall row's
+ * neighbour reads a list up to WALL_ROW_REACH l + H from the fluid: no bound then. */
 static double sph_list_reach(const void *state, const vbc_system *sys) {
-  return ((const sph_state *)state)->akinci_volumes ? -1.0 : 1.5 * sys->spacing;
+  return ((const sph_state *)state)->akinci_volumes ? -1.0 : WALL_ROW_REACH * sys->spacing;
 }
 
 const vbc_block_type vbc_block_sph_density = {
