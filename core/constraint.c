@@ -107,7 +107,7 @@ void vbc_solve_trace_free(vbc_solve_trace *t) {
   memset(t, 0, sizeof *t);
 }
 
-/* One chunk of block_residual2's passes: the natural-residual energy of each row (or, for the
+/* One chunk of block_energy's passes: the natural-residual energy of each row (or, for the
  * round-off scale, of |b| + |J v|), summed in row order (core/reduce.h). */
 typedef struct energy_pass {
   const vbc_rows *r;
@@ -142,14 +142,13 @@ static double scale_energy(void *ctx, size_t begin, size_t end, size_t *count) {
   return s;
 }
 
-/* Natural-residual energy of one block's rows; with zero_impulse the impulses are taken as 0
- * (the velocities must then not contain them yet) and *scale2 gets the energy of |b| + |J v|.
- * The sums are vbc_sum's, so the stopping tests see the same bits on any number of threads. */
-static double block_residual2(vbc_block *b, const vbc_system *sys, int zero_impulse,
-                              double *scale2) {
-  vbc_rows *r = &b->rows;
+/* Natural-residual energy of one block's rows from its last residual pass; with zero_impulse the
+ * impulses are taken as 0 (the velocities must then not contain them yet) and *scale2 gets the
+ * energy of |b| + |J v|. The sums are vbc_sum's, so the stopping tests see the same bits on any
+ * number of threads. */
+static double block_energy(const vbc_block *b, int zero_impulse, double *scale2) {
+  const vbc_rows *r = &b->rows;
   if (r->n == 0) return 0.0;
-  b->type->residual(b->state, sys, r, r->residual);
   energy_pass e = {r, zero_impulse};
   double sum = vbc_sum_pass(r->n, residual_energy, &e, NULL);
   if (scale2) *scale2 = vbc_sum_pass(r->n, scale_energy, &e, NULL);
@@ -223,23 +222,38 @@ double vbc_problem_mean_error(const vbc_problem *pb, double *per_block) {
   return measured ? (count ? sum / (double)count : 0.0) : NAN;
 }
 
-double vbc_problem_residual(vbc_problem *pb, double *per_block) {
+/* r_k = b_k - J_k v into every block's rows.residual. */
+static void residual_passes(vbc_problem *pb) {
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, blk->rows.residual);
+  }
+}
+
+/* vbc_problem_residual's norm of the residuals the last passes left. */
+static double residual_norm(const vbc_problem *pb, double *per_block) {
   double total = 0.0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
-    double r2 = block_residual2(pb->blocks[b], pb->sys, 0, NULL);
+    double r2 = block_energy(pb->blocks[b], 0, NULL);
     if (per_block) per_block[b] = sqrt(r2);
     total += r2;
   }
   return sqrt(total);
 }
 
+double vbc_problem_residual(vbc_problem *pb, double *per_block) {
+  residual_passes(pb);
+  return residual_norm(pb, per_block);
+}
+
 /* Residual with zero impulses (and its round-off scale), then apply the blocks' starting
  * impulses (warm start). */
 static double reference_and_warm_start(vbc_problem *pb, double *per_block, double *scale) {
   double total = 0.0, scale2 = 0.0;
+  residual_passes(pb);
   for (size_t b = 0; b < pb->nblocks; ++b) {
     double s2 = 0.0;
-    double r2 = block_residual2(pb->blocks[b], pb->sys, 1, &s2);
+    double r2 = block_energy(pb->blocks[b], 1, &s2);
     per_block[b] = sqrt(r2);
     total += r2;
     scale2 += s2;
@@ -308,6 +322,14 @@ static double judged_norm(const vbc_problem *pb, int error_test, const double *p
   for (size_t b = 0; b < pb->nblocks; ++b)
     if (!error_test || pb->blocks[b]->type->error_scale == NULL) sum += per_block[b] * per_block[b];
   return sqrt(sum);
+}
+
+/* Whether the residual test judges any block: if not, the loop needs the residual's norm only at
+ * the end (or for the trace), and skips its pass over the rows in every other iteration. */
+static int judges_residual(const vbc_problem *pb, int error_test) {
+  for (size_t b = 0; b < pb->nblocks; ++b)
+    if (!error_test || pb->blocks[b]->type->error_scale == NULL) return 1;
+  return 0;
 }
 
 /* Which stopping test holds, if any. */
@@ -385,6 +407,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     return VBC_OK;
   const double t0 = vbc_now();
   excluded = 0.0; /* iteration 0's measure came before the clock started */
+  const int norm_each = trace || judges_residual(pb, error_test);
   for (int it = 1; it <= c->max_iterations; ++it) {
     const int step = s->type->iterate(s->state, pb, err);
     if (step == VBC_ITERATE_BREAKDOWN) {
@@ -393,18 +416,21 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
       return VBC_OK;
     }
     if (step != VBC_OK) return err->code;
-    double r = vbc_problem_residual(pb, per_block);
+    residual_passes(pb);
     res->iterations = it;
-    res->residual = r;
+    res->residual = norm_each ? residual_norm(pb, per_block) : NAN;
     const double sec = trace ? vbc_now() - t0 - excluded : 0.0;
-    if (observe(pb, error_test, ref_judged, per_block, r, trace, sec, &v, &excluded, err) !=
-        VBC_OK)
+    if (observe(pb, error_test, ref_judged, per_block, res->residual, trace, sec, &v, &excluded,
+                err) != VBC_OK)
       return err->code;
     res->mean_error = v.mean_error;
-    if (!isfinite(r))
+    const int stop = it >= c->min_iterations && converged(c, res, error_test, &v, &res->reason);
+    const int last = stop || it == c->max_iterations;
+    if (!norm_each && last) res->residual = residual_norm(pb, per_block);
+    if ((norm_each || last) && !isfinite(res->residual))
       return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",
                            s->type->name, it);
-    if (it >= c->min_iterations && converged(c, res, error_test, &v, &res->reason)) return VBC_OK;
+    if (stop) return VBC_OK;
   }
   res->reason = VBC_STOP_MAX_ITERATIONS;
   return VBC_OK;
