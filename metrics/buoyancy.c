@@ -41,7 +41,17 @@
  * to one surface, and is NAN without a tank. archimedes_ratio = density_ratio /
  * fluid_density_ratio is the submerged ratio Archimedes predicts for that density, and
  * submerged_error_fluid = |submerged_ratio - archimedes_ratio| what is left of the error once the
- * fluid's density is accounted for. All three are averaged over the same window as the ratio. */
+ * fluid's density is accounted for. All three are averaged over the same window as the ratio.
+ *
+ * Pressure under and beside the body. A fluid at rest carries no shear stress, so at one depth
+ * its pressure is the same under the body and beside it; a particle packing at rest can hold a
+ * little (docs/benchmarks.md, "Why the MPS boxes float high"), and then a body rests at depths
+ * that differ from Archimedes'. pressure_under_body is the mean smoothed pressure of the fluid
+ * particles between 2.5 l and 4.5 l below the body's lowest particle and more than 3 l inside its
+ * horizontal extent (its particles' x, and z in 3D); pressure_beside_body the same over the
+ * fluid in that layer more than 3 l outside the extent; head_difference = (under - beside) /
+ * (rho |g|) [m], the head the fluid under the body carries beyond hydrostatics. NAN where a layer
+ * holds no fluid. Averaged over the same window as the ratio. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -58,6 +68,8 @@ typedef struct buoy_state {
   double *t, *ratio;
   double *y;   /* the height of the body's centre */
   double *fluid; /* fluid_density_ratio per sample */
+  double *under, *beside; /* pressure_under_body, pressure_beside_body per sample */
+  double rho_g;  /* rho |g| */
   const vbc_shape *tank; /* the container of fluid_density_ratio (NULL: none) */
   double *top; /* scratch of surface_height: per fluid column, its highest particle */
   size_t top_cap;
@@ -89,6 +101,7 @@ static void *buoy_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
   const vbc_body *B = &sim->bodies[b];
   double cell = pow(sim->sys.spacing, sim->sys.dim);
   s->density_ratio = B->mass / ((double)B->count * cell) / sim->sys.density;
+  s->rho_g = sim->sys.density * vbc_vec_norm(sc->gravity);
   for (size_t i = 0; i < sc->nshapes && s->tank == NULL; ++i)
     if (sc->shapes[i].type == VBC_SHAPE_TANK) s->tank = &sc->shapes[i];
   return s;
@@ -100,6 +113,8 @@ static void buoy_free(void *state) {
   free(s->ratio);
   free(s->y);
   free(s->fluid);
+  free(s->under);
+  free(s->beside);
   free(s->top);
   free(s);
 }
@@ -159,19 +174,54 @@ static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, dou
   return VBC_OK;
 }
 
+/* Mean smoothed pressure of the fluid in the layer 2.5-4.5 l below the body, more than 3 l inside
+ * (*under) and outside (*beside) its horizontal extent (header); NAN for an empty part. */
+static void pressure_layer(const buoy_state *s, const vbc_sim *sim, double *under, double *beside) {
+  const vbc_body *B = &sim->bodies[s->body];
+  const vbc_particles *p = &sim->particles;
+  const double l = sim->sys.spacing;
+  vbc_vec lo = p->pos[B->first], hi = lo;
+  for (size_t k = B->first; k < B->first + B->count; ++k) {
+    const vbc_vec x = p->pos[k];
+    lo = (vbc_vec){fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
+    hi = (vbc_vec){fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
+  }
+  double sum[2] = {0.0, 0.0};
+  size_t n[2] = {0, 0};
+  for (size_t i = 0; i < p->n; ++i) {
+    const vbc_vec x = p->pos[i];
+    if (p->kind[i] != VBC_FLUID || x.y > lo.y - 2.5 * l || x.y < lo.y - 4.5 * l) continue;
+    int inside = x.x > lo.x + 3 * l && x.x < hi.x - 3 * l;
+    int outside = x.x < lo.x - 3 * l || x.x > hi.x + 3 * l;
+    if (sim->sys.dim == 3) {
+      inside = inside && x.z > lo.z + 3 * l && x.z < hi.z - 3 * l;
+      outside = outside || x.z < lo.z - 3 * l || x.z > hi.z + 3 * l;
+    }
+    if (inside || outside) sum[outside] += p->pressure_smoothed[i], ++n[outside];
+  }
+  *under = n[0] ? sum[0] / (double)n[0] : NAN;
+  *beside = n[1] ? sum[1] / (double)n[1] : NAN;
+}
+
 static double body_speed(const buoy_state *s, const vbc_sim *sim) {
   return vbc_vec_norm(sim->bodies[s->body].v);
 }
 
+/* The samples kept per observation: t, ratio, y, fluid, under, beside. */
+enum { NSAMPLES = 6 };
+static const size_t sample_sizes[NSAMPLES] = {sizeof(double), sizeof(double), sizeof(double),
+                                              sizeof(double), sizeof(double), sizeof(double)};
+
 static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   buoy_state *s = state;
   vbc_penetration_observe(&s->pen, sim);
-  void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid};
-  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y, sizeof *s->fluid};
-  if (vbc_grow(&s->cap, s->n + 1, arrays, sizes, 4, err) != VBC_OK) return err->code;
+  void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid, &s->under, &s->beside};
+  if (vbc_grow(&s->cap, s->n + 1, arrays, sample_sizes, NSAMPLES, err) != VBC_OK)
+    return err->code;
   s->t[s->n] = sim->time;
   if (submerged_ratio(s, sim, &s->ratio[s->n], &s->fluid[s->n], err) != VBC_OK)
     return err->code;
+  pressure_layer(s, sim, &s->under[s->n], &s->beside[s->n]);
   s->y[s->n] = sim->bodies[s->body].x.y;
   s->n++;
   return VBC_OK;
@@ -207,9 +257,11 @@ static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *o
   int at_rest = first < s->n && t_end - s->t[first] >= s->min_rest_time;
   if (!at_rest)
     for (first = s->n - 1; first > 0 && t_end - s->t[first - 1] <= s->min_rest_time;) --first;
-  double sum = 0.0, fsum = 0.0;
-  for (size_t k = first; k < s->n; ++k) sum += s->ratio[k], fsum += s->fluid[k];
-  double ratio = sum / (double)(s->n - first), fluid = fsum / (double)(s->n - first);
+  double sum = 0.0, fsum = 0.0, usum = 0.0, bsum = 0.0;
+  for (size_t k = first; k < s->n; ++k)
+    sum += s->ratio[k], fsum += s->fluid[k], usum += s->under[k], bsum += s->beside[k];
+  const double nw = (double)(s->n - first);
+  double ratio = sum / nw, fluid = fsum / nw;
   double archimedes = s->density_ratio / fluid;
   cJSON_AddNumberToObject(metrics, "submerged_ratio", ratio);
   cJSON_AddNumberToObject(metrics, "submerged_error", fabs(ratio - s->density_ratio));
@@ -217,6 +269,9 @@ static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *o
   cJSON_AddNumberToObject(metrics, "fluid_density_ratio", fluid);
   cJSON_AddNumberToObject(metrics, "archimedes_ratio", archimedes);
   cJSON_AddNumberToObject(metrics, "submerged_error_fluid", fabs(ratio - archimedes));
+  cJSON_AddNumberToObject(metrics, "pressure_under_body", usum / nw);
+  cJSON_AddNumberToObject(metrics, "pressure_beside_body", bsum / nw);
+  cJSON_AddNumberToObject(metrics, "head_difference", (usum - bsum) / nw / s->rho_g);
   cJSON_AddNumberToObject(metrics, "at_rest", at_rest);
   cJSON_AddNumberToObject(metrics, "rest_time", s->t[first]);
   cJSON_AddNumberToObject(metrics, "final_speed", windowed_speed(s, s->n - 1));
@@ -226,26 +281,27 @@ static int buoy_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *o
 static const char *const buoy_metric_names[] = {
     "submerged_ratio", "submerged_error", "density_ratio",         "at_rest", "rest_time",
     "final_speed",     "max_penetration", "max_fluid_penetration", "fluid_density_ratio",
-    "archimedes_ratio", "submerged_error_fluid", NULL};
+    "archimedes_ratio", "submerged_error_fluid", "pressure_under_body", "pressure_beside_body",
+    "head_difference", NULL};
 
-/* Checkpoints: the penetration maxima and the samples (t, ratio, y, fluid) so far. */
+/* Checkpoints: the penetration maxima and the samples so far. */
 static int buoy_save(const void *state, vbc_blob *out, vbc_error *err) {
   const buoy_state *s = state;
-  if (vbc_penetration_save(&s->pen, out, err) != VBC_OK ||
-      vbc_blob_put_array(out, s->t, s->n, sizeof *s->t, err) != VBC_OK ||
-      vbc_blob_put_array(out, s->ratio, s->n, sizeof *s->ratio, err) != VBC_OK)
-    return err->code;
-  if (vbc_blob_put_array(out, s->y, s->n, sizeof *s->y, err) != VBC_OK) return err->code;
-  return vbc_blob_put_array(out, s->fluid, s->n, sizeof *s->fluid, err);
+  const double *const arrays[NSAMPLES] = {s->t, s->ratio, s->y, s->fluid, s->under, s->beside};
+  if (vbc_penetration_save(&s->pen, out, err) != VBC_OK) return err->code;
+  for (int a = 0; a < NSAMPLES; ++a)
+    if (vbc_blob_put_array(out, arrays[a], s->n, sample_sizes[a], err) != VBC_OK)
+      return err->code;
+  return VBC_OK;
 }
 
 static int buoy_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
   (void)sim;
   buoy_state *s = state;
-  void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid};
-  const size_t sizes[] = {sizeof *s->t, sizeof *s->ratio, sizeof *s->y, sizeof *s->fluid};
+  void *const arrays[] = {&s->t, &s->ratio, &s->y, &s->fluid, &s->under, &s->beside};
   if (vbc_penetration_load(&s->pen, in, err) != VBC_OK) return err->code;
-  return vbc_reader_get_arrays(in, "buoyancy samples", &s->cap, &s->n, arrays, sizes, 4, err);
+  return vbc_reader_get_arrays(in, "buoyancy samples", &s->cap, &s->n, arrays, sample_sizes,
+                               NSAMPLES, err);
 }
 
 const vbc_benchmark_type vbc_benchmark_buoyancy = {

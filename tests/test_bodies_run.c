@@ -64,12 +64,24 @@ Test(bodies_run, pinned_bodies_keep_their_pins_in_a_flow) {
   cJSON_Delete(s);
 }
 
-/* §5.5 on a coarse lattice: a box of half the water's density floats half submerged. */
+/* §5.5 on a coarse lattice: a box of half the water's density floats half submerged, and the
+ * water 3 l below its bottom face (the layer of pressure_under_body and pressure_beside_body) has
+ * about the hydrostatic pressure of its depth below the surface, under the box and beside it. */
 Test(bodies_run, a_coarse_floating_box_obeys_archimedes) {
   const char *sets[] = {"spacing=0.04", "time.end=2.5", "bodies.0.density_ratio=0.5"};
   cJSON *s = run_scene("buoyancy_coarse", source_path("experiments/scenes/buoyancy.json"), sets, 3);
   double e = json_number(s, "metrics.submerged_error");
-  cr_assert_lt(e, 0.08, "submerged_error %g (ratio %g)", e, json_number(s, "metrics.submerged_ratio"));
+  double ratio = json_number(s, "metrics.submerged_ratio");
+  cr_assert_lt(e, 0.08, "submerged_error %g (ratio %g)", e, ratio);
+  const double hydrostatic = 1000.0 * 9.80665 * (ratio * 0.6 + 3 * 0.04); /* box 0.6 m high */
+  double under = json_number(s, "metrics.pressure_under_body");
+  double beside = json_number(s, "metrics.pressure_beside_body");
+  cr_assert(fabs(under / hydrostatic - 1.0) < 0.05, "under %g Pa, hydrostatic %g", under,
+            hydrostatic);
+  cr_assert(fabs(beside / hydrostatic - 1.0) < 0.05, "beside %g Pa, hydrostatic %g", beside,
+            hydrostatic);
+  cr_assert_float_eq(json_number(s, "metrics.head_difference"),
+                     (under - beside) / (1000.0 * 9.80665), 1e-9);
   cJSON_Delete(s);
 }
 
