@@ -144,15 +144,9 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
 
 static void sph_free(void *state) {
   sph_state *s = state;
-  free(s->row_of);
-  free(s->particle_of);
-  free(s->moving);
-  free(s->volume);
-  free(s->density);
-  free(s->grad);
-  free(s->w);
-  free(s->pair_row);
-  free(s->g);
+  void *const arrays[] = {s->row_of, s->particle_of, s->moving, s->volume,  s->density,
+                          s->grad,   s->w,           s->pair_row, s->g};
+  for (size_t a = 0; a < sizeof arrays / sizeof *arrays; ++a) free(arrays[a]);
   free(s);
 }
 
@@ -181,12 +175,9 @@ static void volumes(sph_state *s, const vbc_system *sys) {
   const double cell = s->cell, w0 = vbc_sph_W(&s->k, 0.0);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
-    if (s->ignore_bodies && p->kind[i] == VBC_RIGID) {
-      s->volume[i] = 0.0;
-      continue;
-    }
-    if (p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
-      s->volume[i] = cell;
+    const int ignored = s->ignore_bodies && p->kind[i] == VBC_RIGID;
+    if (ignored || p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
+      s->volume[i] = ignored ? 0.0 : cell;
       continue;
     }
     double sum = w0;
@@ -274,15 +265,19 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   return VBC_OK;
 }
 
-/* J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij. */
-static inline double row_velocity(const sph_state *s, const vbc_system *sys, size_t r) {
+/* J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij. With no_bodies (a constant at each call) every
+ * particle moves with its own velocity, and the loop skips vbc_system_velocity's kind test. */
+static inline double row_velocity(const sph_state *s, const vbc_system *sys, size_t r,
+                                  int no_bodies) {
   const vbc_neighbors *nb = sys->nbrs;
+  const vbc_vec *vel = sys->particles->vel;
   size_t i = s->particle_of[r];
-  vbc_vec vi = vbc_system_velocity(sys, i);
+  vbc_vec vi = no_bodies ? vel[i] : vbc_system_velocity(sys, i);
   double jv = 0.0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     size_t j = nb->index[q];
-    jv += s->volume[j] * vbc_vec_dot(vbc_vec_sub(vi, vbc_system_velocity(sys, j)), s->grad[q]);
+    vbc_vec vj = no_bodies ? vel[j] : vbc_system_velocity(sys, j);
+    jv += s->volume[j] * vbc_vec_dot(vbc_vec_sub(vi, vj), s->grad[q]);
   }
   return -sys->density * jv;
 }
@@ -290,8 +285,12 @@ static inline double row_velocity(const sph_state *s, const vbc_system *sys, siz
 static void sph_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
                          double *res) {
   const sph_state *s = state;
+  const int no_bodies = sys->nbodies == 0;
 #pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
-  for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - row_velocity(s, sys, r);
+  for (size_t r = 0; r < rows->n; ++r) {
+    const double jv = no_bodies ? row_velocity(s, sys, r, 1) : row_velocity(s, sys, r, 0);
+    res[r] = rows->target[r] - jv;
+  }
 }
 
 /* v += M^-1 J^T d per row particle: dv_i = (rho0/m_i)(-g_i d_i - V_i sum_j grad W_ij d_j) over
@@ -327,7 +326,7 @@ static void sph_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega
   for (size_t k = 0; k < rows->n; ++k) {
     const size_t r = order == VBC_SWEEP_FORWARD ? k : rows->n - 1 - k;
     if (rows->diag[r] <= 0.0) continue;
-    const double d = vbc_pgs_row(rows, r, row_velocity(s, sys, r), omega);
+    const double d = vbc_pgs_row(rows, r, row_velocity(s, sys, r, 0), omega);
     if (d == 0.0) continue;
     size_t i = s->particle_of[r];
     p->vel[i] = vbc_vec_axpy(p->vel[i], -d * rho0 * vbc_system_inv_mass(sys, i), s->g[r]);
