@@ -1,6 +1,7 @@
 /* reduce.c — see reduce.h. */
 #include <stdlib.h>
 
+#include "core/parallel.h"
 #include "core/reduce.h"
 
 enum { CHUNK = 4096 };
@@ -33,7 +34,7 @@ double vbc_sum_pass(size_t n, vbc_chunk_pass f, void *ctx, size_t *count) {
       counted += k;
     }
   } else {
-#pragma omp parallel for schedule(static) if (nchunks > 1)
+#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN_LIGHT)
     for (size_t c = 0; c < nchunks; ++c) part[c] = chunk(n, c, f, ctx, &counts[c]);
     for (size_t c = 0; c < nchunks; ++c) total += part[c], counted += counts[c];
   }

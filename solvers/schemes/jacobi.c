@@ -37,7 +37,7 @@ static void *jacobi_alloc(const cJSON *params, vbc_error *err) {
 static void jacobi_free(void *state) { free(state); }
 
 static void update_impulses(vbc_rows *r, double omega) {
-#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t k = 0; k < r->n; ++k) {
     double a = r->diag[k];
     double lam = r->impulse[k];
