@@ -17,9 +17,8 @@ typedef double (*vbc_chunk_pass)(void *ctx, size_t begin, size_t end, size_t *co
 /* The sum over [0, n) of the values f computes, by vbc_sum's chunks, run in parallel and added in
  * order: the bits of writing the values to an array and calling vbc_sum on it, in one parallel
  * region instead of two (each region wakes the sleeping threads: docs/architecture.md), and
- * serially below VBC_PARALLEL_MIN_LIGHT items. With
- * count (may be NULL), *count gets the sum of the chunks' counts. f must be safe to call for
- * different chunks at once. */
+ * serially below VBC_PARALLEL_MIN_LIGHT items. With count (may be NULL), *count gets the sum of
+ * the chunks' counts. f must be safe to call for different chunks at once. */
 double vbc_sum_pass(size_t n, vbc_chunk_pass f, void *ctx, size_t *count);
 
 #endif
