@@ -67,9 +67,14 @@ static inline double vbc_sph_dW_of(const vbc_sph_kernel *k, double q) {
   return -6.0 * s * t * t;
 }
 
-/* W of q = r / H (any q >= 0): the same value as vbc_sph_W at r, for a caller that has q. */
+/* W and dW/dr of q = r / H (any q >= 0): the values of vbc_sph_W and vbc_sph_dW at r, for a
+ * caller that has q. */
 static inline double vbc_sph_W_q(const vbc_sph_kernel *k, double q) {
   return q >= 1.0 ? 0.0 : vbc_sph_W_of(k, q);
+}
+
+static inline double vbc_sph_dW_q(const vbc_sph_kernel *k, double q) {
+  return q >= 1.0 ? 0.0 : vbc_sph_dW_of(k, q);
 }
 
 static inline double vbc_sph_W(const vbc_sph_kernel *k, double r) {
@@ -77,8 +82,7 @@ static inline double vbc_sph_W(const vbc_sph_kernel *k, double r) {
 }
 
 static inline double vbc_sph_dW(const vbc_sph_kernel *k, double r) { /* dW/dr */
-  const double q = r / k->H;
-  return q >= 1.0 ? 0.0 : vbc_sph_dW_of(k, q);
+  return vbc_sph_dW_q(k, r / k->H);
 }
 
 /* grad_i W(|r_i - r_j|): rij = r_i - r_j, r = |rij|. Zero for r = 0. */
@@ -93,7 +97,7 @@ static inline vbc_vec vbc_sph_W_gradW_q(const vbc_sph_kernel *k, vbc_vec rij, do
                                         double *w) {
   *w = vbc_sph_W_q(k, q);
   if (r <= 0.0) return vbc_vec_zero();
-  return vbc_vec_scale(rij, (q >= 1.0 ? 0.0 : vbc_sph_dW_of(k, q)) / r);
+  return vbc_vec_scale(rij, vbc_sph_dW_q(k, q) / r);
 }
 /* sum_j weight W(|x_j|) over the ideal lattice of spacing l in k->dim dimensions, the origin
  * included: what a particle inside the lattice sums (SPH volumes and densities calibrated on the

@@ -120,13 +120,24 @@ static void buoy_free(void *state) {
 }
 
 /* Mean height of the free surface over the fluid columns clear of the body (NAN if none). */
-static int surface_height(buoy_state *s, const vbc_sim *sim, double *height, vbc_error *err) {
-  const vbc_particles *p = &sim->particles;
+/* The box around the body's particle centres. */
+static void body_box(const buoy_state *s, const vbc_sim *sim, vbc_vec *lo, vbc_vec *hi) {
   const vbc_body *B = &sim->bodies[s->body];
+  const vbc_vec *pos = sim->particles.pos;
+  *lo = *hi = pos[B->first];
+  for (size_t k = B->first; k < B->first + B->count; ++k) {
+    const vbc_vec x = pos[k];
+    *lo = (vbc_vec){fmin(lo->x, x.x), fmin(lo->y, x.y), fmin(lo->z, x.z)};
+    *hi = (vbc_vec){fmax(hi->x, x.x), fmax(hi->y, x.y), fmax(hi->z, x.z)};
+  }
+}
+
+/* bx0, bx1: the body's extent along x (body_box). */
+static int surface_height(buoy_state *s, const vbc_sim *sim, double bx0, double bx1,
+                          double *height, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
   const double l = sim->sys.spacing, re = sim->sys.re;
-  double bx0 = INFINITY, bx1 = -INFINITY, fx0 = INFINITY, fx1 = -INFINITY;
-  for (size_t k = B->first; k < B->first + B->count; ++k)
-    bx0 = fmin(bx0, p->pos[k].x), bx1 = fmax(bx1, p->pos[k].x);
+  double fx0 = INFINITY, fx1 = -INFINITY;
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) fx0 = fmin(fx0, p->pos[i].x), fx1 = fmax(fx1, p->pos[i].x);
   size_t ncol = (size_t)((fx1 - fx0) / l) + 1;
@@ -153,14 +164,15 @@ static int surface_height(buoy_state *s, const vbc_sim *sim, double *height, vbc
   return VBC_OK;
 }
 
-/* The submerged ratio, and the fluid's mass over the volume it fills divided by rho (header). */
-static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, double *fluid,
-                           vbc_error *err) {
+/* The submerged ratio, and the fluid's mass over the volume it fills divided by rho (header);
+ * lo, hi: body_box. */
+static int submerged_ratio(buoy_state *s, const vbc_sim *sim, vbc_vec lo, vbc_vec hi,
+                           double *ratio, double *fluid, vbc_error *err) {
   const vbc_body *B = &sim->bodies[s->body];
   const vbc_particles *p = &sim->particles;
   const double l = sim->sys.spacing, cell = pow(l, sim->sys.dim);
   double ys = NAN;
-  if (surface_height(s, sim, &ys, err) != VBC_OK) return err->code;
+  if (surface_height(s, sim, lo.x, hi.x, &ys, err) != VBC_OK) return err->code;
   double sum = 0.0;
   for (size_t k = B->first; k < B->first + B->count; ++k)
     sum += vbc_clamp((ys - p->pos[k].y) / l + 0.5, 0.0, 1.0);
@@ -174,18 +186,13 @@ static int submerged_ratio(buoy_state *s, const vbc_sim *sim, double *ratio, dou
   return VBC_OK;
 }
 
-/* Mean smoothed pressure of the fluid in the layer 2.5-4.5 l below the body, more than 3 l inside
- * (*under) and outside (*beside) its horizontal extent (header); NAN for an empty part. */
-static void pressure_layer(const buoy_state *s, const vbc_sim *sim, double *under, double *beside) {
-  const vbc_body *B = &sim->bodies[s->body];
+/* Mean smoothed pressure of the fluid in the layer 2.5-4.5 l below the body (box lo, hi:
+ * body_box), more than 3 l inside (*under) and outside (*beside) its horizontal extent (header);
+ * NAN for an empty part. */
+static void pressure_layer(const vbc_sim *sim, vbc_vec lo, vbc_vec hi, double *under,
+                           double *beside) {
   const vbc_particles *p = &sim->particles;
   const double l = sim->sys.spacing;
-  vbc_vec lo = p->pos[B->first], hi = lo;
-  for (size_t k = B->first; k < B->first + B->count; ++k) {
-    const vbc_vec x = p->pos[k];
-    lo = (vbc_vec){fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
-    hi = (vbc_vec){fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
-  }
   double sum[2] = {0.0, 0.0};
   size_t n[2] = {0, 0};
   for (size_t i = 0; i < p->n; ++i) {
@@ -219,9 +226,11 @@ static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
   if (vbc_grow(&s->cap, s->n + 1, arrays, sample_sizes, NSAMPLES, err) != VBC_OK)
     return err->code;
   s->t[s->n] = sim->time;
-  if (submerged_ratio(s, sim, &s->ratio[s->n], &s->fluid[s->n], err) != VBC_OK)
+  vbc_vec lo, hi;
+  body_box(s, sim, &lo, &hi);
+  if (submerged_ratio(s, sim, lo, hi, &s->ratio[s->n], &s->fluid[s->n], err) != VBC_OK)
     return err->code;
-  pressure_layer(s, sim, &s->under[s->n], &s->beside[s->n]);
+  pressure_layer(sim, lo, hi, &s->under[s->n], &s->beside[s->n]);
   s->y[s->n] = sim->bodies[s->body].x.y;
   s->n++;
   return VBC_OK;
