@@ -86,7 +86,7 @@ static int load_wall_viscosity(vbc_jctx *c, cJSON *f, double *factor) {
 static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"density", "viscosity", "re_over_l", "sph_support_over_l",
                                      "sph_kernel", "xsph", "viscosity_model", "wall_viscosity",
-                                     "wall_viscosity_tangential", NULL};
+                                     "wall_viscosity_tangential", "agitation", NULL};
   cJSON *f = vbc_json_object(c, root, "", "fluid", 0);
   const char *model, *kernel;
   if (f == NULL || vbc_json_check_keys(c, f, "fluid", keys)) return c->err->code;
@@ -96,6 +96,7 @@ static int load_fluid(vbc_jctx *c, vbc_scene *s, cJSON *root) {
       vbc_json_number(c, f, "fluid", "sph_support_over_l", 2.0, 1.0, 0, 4.0,
                       &s->sph_support_over_l) ||
       vbc_json_number(c, f, "fluid", "xsph", 0.0, 0.0, 0, 1.0, &s->xsph) ||
+      vbc_json_number(c, f, "fluid", "agitation", 0.0, 0.0, 0, 0.5, &s->agitation) ||
       vbc_json_string(c, f, "fluid", "viscosity_model", "mps", &model) ||
       vbc_json_string(c, f, "fluid", "sph_kernel", "cubic_spline", &kernel) ||
       load_wall_viscosity(c, f, &s->wall_viscosity) ||

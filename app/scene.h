@@ -101,6 +101,7 @@ typedef struct vbc_scene {
   double sph_support_over_l; /* support H / l of the SPH kernel (sph_density, XSPH) */
   vbc_sph_kernel_type sph_kernel;
   double xsph;               /* XSPH factor alpha in [0, 1] (core/viscosity_sph.h); 0: off */
+  double agitation;          /* random displacement per step in l (core/agitation.h); 0: off */
   vbc_viscosity_model viscosity_model; /* which Laplacian `viscosity` uses */
   double wall_viscosity; /* factor on the wall and body terms of the viscosity: 1 no-slip, 0 free */
   int wall_viscosity_tangential; /* those terms: tangential relative velocity only (He eq. 24) */

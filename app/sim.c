@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/generate.h"
+#include "core/agitation.h"
 #include "core/clock.h"
 #include "core/parallel.h"
 #include "app/schedule.h"
@@ -281,6 +282,12 @@ void vbc_sim_advect(vbc_sim *sim) {
   for (size_t m = 0; m < nf; ++m) {
     const size_t i = vbc_fluid_at(&sim->sys, m);
     if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
+  }
+  if (sim->scene->agitation > 0.0) { /* sim->acc is free until the next step's explicit terms */
+    vbc_agitation_displacements(&sim->sys, sim->scene->agitation, sim->mps.n0, sim->step,
+                                sim->acc);
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+    for (size_t i = 0; i < p->n; ++i) p->pos[i] = vbc_vec_add(p->pos[i], sim->acc[i]);
   }
   const double t0 = vbc_now();
   for (size_t k = 0; k < sim->sys.nbodies; ++k) vbc_body_integrate(&sim->bodies[k], h);
