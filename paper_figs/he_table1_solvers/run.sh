@@ -23,9 +23,10 @@ cases=$(dirname "$out")/cases # shared with the other figures of scripts/figs.sh
 table="$out/table1.csv"
 tmp="$table.tmp"
 echo "operator,solver,preconditioner,symmetric,omega,E_start,it_E_1e-2,it_E_1e-3,it_E_1e-4,it_E_1e-5,it_rel_1e-2,it_rel_1e-3,it_rel_1e-6,setup_seconds,seconds_per_iteration" >"$tmp"
-for op in mps_poisson staggered; do
+for op in mps_poisson staggered staggered_h2ms; do
   spec=experiments/sweeps/table1_solvers.json
   [ $op = staggered ] && spec=experiments/sweeps/table1_staggered.json
+  [ $op = staggered_h2ms ] && spec=experiments/sweeps/table1_staggered_h2ms.json
   "$vbc" sweep "$spec" -j 2 --out "$out/$op" --cases "$cases"
   # table.csv: id,state,solver,preconditioner,symmetric,omega,...; the frozen step is the last
   # step of each case's convergence.csv.
