@@ -24,7 +24,8 @@ static double unit(uint64_t x) { return (double)(x >> 11) * 0x1.0p-53; }
 vbc_vec vbc_agitation_direction(int dim, size_t i, long step) {
   const double phi = 2.0 * M_PI * unit(mix(i, step, 0));
   if (dim == 2) return vbc_vec_make(cos(phi), sin(phi), 0.0);
-  const double z = 2.0 * unit(mix(i, step, 0x5851F42D4C957F2Dull)) - 1.0; /* uniform z: Archimedes' hat-box */
+  /* z uniform in [-1, 1] gives a uniform direction (Archimedes' hat-box theorem) */
+  const double z = 2.0 * unit(mix(i, step, 0x5851F42D4C957F2Dull)) - 1.0;
   const double s = sqrt(fmax(0.0, 1.0 - z * z));
   return vbc_vec_make(s * cos(phi), s * sin(phi), z);
 }
