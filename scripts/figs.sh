@@ -51,6 +51,7 @@ lcp_exact_reference_dam_break|experiments/sweeps/lcp_exact_reference.json|mps pg
 lcp_exact_reference_hydrostatic|experiments/sweeps/lcp_exact_reference_hydrostatic.json|mps pgs jacobi mprgp lemke strong hydrostatic|
 he_fig11_wedge|paper_figs/he_fig11_wedge/sweep.json|staggered cg lemke wedge_entry|
 he_hydrostatic_staggered|paper_figs/he_hydrostatic_staggered/sweep.json|mps pgs strong staggered cg hydrostatic|
+he_hydrostatic_staggered_interface|paper_figs/he_hydrostatic_staggered/interface.json|staggered cg hydrostatic|
 greenhow_cylinder_entry|paper_figs/greenhow_cylinder_entry/sweep.json|staggered cg lemke cylinder_entry|
 he_buoyancy_staggered|paper_figs/he_buoyancy_staggered/sweep.json|staggered cg buoyancy|spacing=0.04
 he_fig12_cylinder_flow|paper_figs/he_fig12_cylinder_flow/run.sh|staggered cg cylinder_flow|

@@ -60,7 +60,8 @@
  * Z = 2.25 against 4.16 for the MPS-LCP at t = 0.3 s under the staggered coupler), p^v >= 0
  * lets it go (Z = 4.06; docs/staggered.md).
  *
- * Written back: p_i = lambda_i / h (0 on the surface and on solids) and the Shepard-smoothed
+ * Written back: p_i = lambda_i / h (0 on the surface and on solids; under surface_pressure
+ * interface the surface particles' extrapolations, staggered_surface.c) and the Shepard-smoothed
  * pressure sum_j W_ij p_j / sum_j W_ij over the fluid (self included). Solids enter as He's §6
  * has them (rho^s = rho0, N^s counted as for fluid; rigid particles move with their body's
  * velocity); the block itself never moves bodies.
@@ -99,6 +100,7 @@ static const char *const body_slip_choices[] = {"as_walls", "free_slip", "no_sli
 static const char *const remap_choices[] = {"normalised", "literal", NULL};
 static const char *const divergence_choices[] = {"pair", "relative", NULL};
 static const char *const body_load_choices[] = {"momentum", "pressure", "both", "implicit", NULL};
+static const char *const surface_pressure_choices[] = {"particles", "interface", NULL};
 
 static const vbc_param_spec stag_params[] = {
     {"surface_asymmetry", VBC_PARAM_NUMBER, 0.3, 0.0, 100.0, 0,
@@ -141,6 +143,10 @@ static const vbc_param_spec stag_params[] = {
      "neighbours across those staggered particles), both, or implicit (the bodies' velocities "
      "inside the solve: Batty et al. 2007's coupled projection; they take the pressure)",
      body_load_choices},
+    {"surface_pressure", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "where p = 0: particles (He: on the eq. 25 surface particles) or interface (l/2 beyond them; "
+     "they hold their row neighbours' pressure extrapolated to it, staggered_surface.c)",
+     surface_pressure_choices},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -161,6 +167,8 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->unilateral = vbc_param_bool(params, stag_params, "unilateral");
   s->relative_divergence = vbc_param_choice(params, stag_params, "divergence") == 1;
   s->body_load = (vbc_staggered_body_load)vbc_param_choice(params, stag_params, "body_load");
+  if (vbc_param_choice(params, stag_params, "surface_pressure") == 1)
+    s->interface_depth = 0.5 * sys->spacing;
   if (s->body_load == VBC_LOAD_IMPLICIT)
     s->body_scale = vbc_staggered_body_scale(&s->k, sys->dim, sys->spacing);
   *support = s->k.H;
@@ -170,23 +178,23 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
 static void stag_free(void *state) {
   stag_state *s = state;
   free(s->row_of), free(s->particle_of), free(s->surface), free(s->rho), free(s->count);
-  free(s->normal), free(s->component), free(s->queue);
+  free(s->normal), free(s->component), free(s->queue), free(s->inward);
   free(s->coef), free(s->grad), free(s->wall_dv), free(s->wall_dir), free(s->y);
   free(s->body_a), free(s->links), free(s->row_first), free(s->body_first);
   free(s);
 }
 
 static int ensure_capacity(stag_state *s, size_t np, size_t npairs, vbc_error *err) {
-  void *const per_particle[] = {&s->row_of, &s->surface, &s->rho,  &s->count,
-                                &s->normal, &s->component, &s->queue};
+  void *const per_particle[] = {&s->row_of, &s->surface,   &s->rho,   &s->count,
+                                &s->normal, &s->component, &s->queue, &s->inward};
   const size_t psize[] = {sizeof *s->row_of, sizeof *s->surface,   sizeof *s->rho,
-                          sizeof *s->count,  sizeof *s->normal, sizeof *s->component,
-                          sizeof *s->queue};
+                          sizeof *s->count,  sizeof *s->normal,    sizeof *s->component,
+                          sizeof *s->queue,  sizeof *s->inward};
   void *const per_pair[] = {&s->coef, &s->grad, &s->wall_dv, &s->wall_dir, &s->body_a};
   const size_t qsize[] = {sizeof *s->coef, sizeof *s->grad, sizeof *s->wall_dv,
                           sizeof *s->wall_dir, sizeof *s->body_a};
   const size_t nper_pair = s->body_load == VBC_LOAD_IMPLICIT ? 5 : 4;
-  if (vbc_grow(&s->cap_particles, np, per_particle, psize, 7, err) != VBC_OK ||
+  if (vbc_grow(&s->cap_particles, np, per_particle, psize, 8, err) != VBC_OK ||
       vbc_grow(&s->cap_pairs, npairs, per_pair, qsize, nper_pair, err) != VBC_OK ||
       vbc_grow(&s->cap_rows, np, (void *[]){&s->particle_of, &s->y},
                (size_t[]){sizeof *s->particle_of, sizeof *s->y}, 2, err) != VBC_OK)
@@ -269,7 +277,14 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
     const long r = s->row_of[i];
     if (r < 0) continue;
     double diag = 0.0;
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) diag += s->coef[q];
+    if (s->interface_depth == 0.0)
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) diag += s->coef[q];
+    else
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+        const size_t j = nb->index[q];
+        const double share = s->surface[j] == 1 ? vbc_staggered_surface_share(s, sys, j, i) : 0.0;
+        diag += s->coef[q] * (1.0 - share);
+      }
     rows->diag[r] = diag;
     rows->target[r] = -div;
     rows->lo[r] = s->unilateral ? 0.0 : -INFINITY, rows->hi[r] = INFINITY;
@@ -324,6 +339,25 @@ static int stag_assemble(const void *state, const vbc_system *sys, const vbc_row
   return vbc_pair_assemble(&L, sys->nbrs, rows, A, err);
 }
 
+/* surface_pressure interface: each eq. 25 surface particle takes the c-weighted mean of its row
+ * neighbours' pressures extrapolated to it (staggered_surface.c); rows' pressures are written. */
+static void surface_pressures(const stag_state *s, vbc_system *sys) {
+  vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (s->surface[i] != 1) continue;
+    double num = 0.0, den = 0.0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const size_t j = nb->index[q];
+      if (s->coef[q] == 0.0 || s->row_of[j] < 0) continue;
+      num += s->coef[q] * vbc_staggered_surface_share(s, sys, i, j) * p->pressure[j];
+      den += s->coef[q];
+    }
+    p->pressure[i] = den > 0.0 ? num / den : 0.0;
+  }
+}
+
 static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   if (((stag_state *)state)->body_load == VBC_LOAD_IMPLICIT)
     vbc_staggered_bodies_finish(state, sys, rows);
@@ -333,6 +367,7 @@ static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
     p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] / sys->dt : 0.0;
+  if (s->interface_depth > 0.0) surface_pressures(s, sys);
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_add(p->vel[i], vbc_staggered_remap(s, sys, i));
@@ -377,7 +412,7 @@ static unsigned stag_traits(const void *state) {
 
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle) {
   const stag_state *s = b->state;
-  return s->surface[particle];
+  return s->surface[particle] != 0;
 }
 
 const vbc_block_type vbc_block_staggered = {

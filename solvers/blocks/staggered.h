@@ -46,7 +46,12 @@ typedef struct vbc_staggered_state {
   size_t cap_particles, cap_pairs, cap_rows, nrows;
   long *row_of;           /* per particle: its row or -1 */
   uint32_t *particle_of;  /* per row */
-  unsigned char *surface; /* per particle: 1 for fluid on the free surface (p = 0) */
+  unsigned char *surface; /* per particle: fluid on the free surface (no row), 1 by eq. 25, 2 by
+                           * §5.2's rule for regions without one */
+  vbc_vec *inward;        /* per eq. 25 surface particle: its asymmetry sum's direction (unit,
+                           * into the fluid and solids); else zero */
+  double interface_depth; /* surface_pressure interface: p = 0 this far (l/2) beyond the eq. 25
+                           * surface particles; 0: p = 0 on them (He) */
   double *rho;            /* per particle: eq. 22 for fluid, rho0 for solids */
   double *count;          /* per particle: N_i, neighbours closer than H */
   vbc_vec *normal;        /* per solid particle next to fluid: n^s (eq. 20) */
@@ -79,6 +84,12 @@ void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys);
 /* Mark every fluid particle of a connected fluid region without a surface particle as surface
  * (§5.2). Serial. */
 void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys);
+
+/* surface_pressure interface: the share of row particle `row`'s pressure that its neighbour
+ * `surf`, an eq. 25 surface particle, holds when the pressure falls linearly from row to zero
+ * interface_depth beyond surf (staggered_surface.c). */
+double vbc_staggered_surface_share(const vbc_staggered_state *s, const vbc_system *sys,
+                                   size_t surf, size_t row);
 
 /* The velocity change of fluid particle i from its staggered particles (eq. 14-19), after the
  * solve has written the pressures (staggered_remap.c). */

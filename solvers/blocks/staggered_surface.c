@@ -23,7 +23,22 @@
  * would not be found.
  * Regions without surface (§5.2): every connected fluid region (fluid pairs closer than H) in
  * which no particle is surface is marked surface as a whole, so that the pressure equation has a
- * Dirichlet condition in every region and is positive definite. */
+ * Dirichlet condition in every region and is positive definite (surface 2: they keep p = 0
+ * under surface_pressure interface too).
+ *
+ * surface_pressure = interface (not He's; the default holds p = 0 on the surface particles).
+ * A surface particle stands for the cell around it, so the free surface lies about l/2 beyond
+ * it (where the hydrostatic benchmark measures it), and p = 0 on the particle puts every
+ * pressure rho g l/2 low (docs/staggered.md). With the option p = 0 sits at d = interface_depth
+ * beyond the surface particle s along its outward normal -n_s (n_s: eq. 25's asymmetry sum,
+ * solids included, unit), and s holds the pressure of its row neighbour i extrapolated linearly
+ * to it, as a ghost-fluid boundary does (Gibou, Fedkiw, Cheng & Kang, J. Comput. Phys. 176,
+ * 2002):
+ *     p_s = share_is p_i,   share_is = d / (d + delta),   delta = max(0, (x_i - x_s) . n_s),
+ * delta the depth of i below s. Row i's term c_is (p_s - p_i) becomes -c_is (1 - share_is) p_i,
+ * a diagonal term only, so A stays symmetric with A_ij <= 0, and a surface neighbour level with
+ * i (delta = 0) holds i's pressure. After the solve each surface particle takes the c-weighted
+ * mean of its row neighbours' extrapolations, which the remap and the frames read. */
 #include <math.h>
 
 #include "core/parallel.h"
@@ -57,6 +72,7 @@ static void free_surface(vbc_staggered_state *s, const vbc_system *sys) {
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID) {
       s->surface[i] = 0;
+      s->inward[i] = vbc_vec_zero();
       continue;
     }
     double sum = 0.0;
@@ -68,8 +84,9 @@ static void free_surface(vbc_staggered_state *s, const vbc_system *sys) {
       sum += w;
       off = vbc_vec_axpy(off, w, vbc_vec_sub(p->pos[nb->index[q]], p->pos[i]));
     }
-    const double asy = sum > 0.0 ? vbc_vec_norm(off) / sum : INFINITY;
+    const double len = vbc_vec_norm(off), asy = sum > 0.0 ? len / sum : INFINITY;
     s->surface[i] = asy > s->asymmetry * h || s->rho[i] < s->rho_min * sys->density;
+    s->inward[i] = s->surface[i] && len > 0.0 ? vbc_vec_scale(off, 1.0 / len) : vbc_vec_zero();
   }
 }
 
@@ -97,8 +114,15 @@ void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys) 
       }
     }
     if (!has_surface)
-      for (size_t k = 0; k < tail; ++k) s->surface[s->queue[k]] = 1;
+      for (size_t k = 0; k < tail; ++k) s->surface[s->queue[k]] = 2;
   }
+}
+
+double vbc_staggered_surface_share(const vbc_staggered_state *s, const vbc_system *sys,
+                                   size_t surf, size_t row) {
+  const vbc_vec *x = sys->particles->pos;
+  const double d = s->interface_depth;
+  return d / (d + fmax(0.0, vbc_vec_dot(vbc_vec_sub(x[row], x[surf]), s->inward[surf])));
 }
 
 void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys) {
