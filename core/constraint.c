@@ -409,6 +409,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   excluded = 0.0; /* iteration 0's measure came before the clock started */
   const int norm_each = trace || judges_residual(pb, error_test);
   for (int it = 1; it <= c->max_iterations; ++it) {
+    pb->estimated = 0;
     const int step = s->type->iterate(s->state, pb, err);
     if (step == VBC_ITERATE_BREAKDOWN) {
       res->reason = VBC_STOP_BREAKDOWN;
@@ -424,6 +425,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
                 err) != VBC_OK)
       return err->code;
     res->mean_error = v.mean_error;
+    if (pb->estimated) v.mean_error = pb->error_estimate; /* the solver's own error test */
     const int stop = it >= c->min_iterations && converged(c, res, error_test, &v, &res->reason);
     const int last = stop || it == c->max_iterations;
     if (!norm_each && last) res->residual = residual_norm(pb, per_block);

@@ -266,6 +266,11 @@ typedef struct vbc_problem {
   vbc_system *sys;
   vbc_block **blocks;
   size_t nblocks;
+  /* Set by a solver's iterate when it estimates the mean error of its update itself (jacobi's
+   * error_estimate local): the error test of that iteration reads error_estimate instead of the
+   * residual pass's mean error, which is still computed and reported. vbc_solve clears it. */
+  int estimated;
+  double error_estimate;
 } vbc_problem;
 
 /* Named figures of one solve beyond the common ones (Lemke's pivots, a coupler's LCP error),
