@@ -106,3 +106,11 @@ Test(iisph_run, the_local_error_estimate_is_iisphs_test, .timeout = 300) {
   cJSON_Delete(res);
   cJSON_Delete(loc);
 }
+
+Test(iisph_run, a_bad_error_estimate_is_refused) {
+  char *scene = read_text(source_path("experiments/scenes/bench_pysph_dam_break_2d.json"));
+  cr_assert_not_null(scene);
+  expect_bad_input("iisph_bad_estimate", scene, SETS("method.fluid.error_estimate=global"),
+                   FRAGMENTS("method.fluid.error_estimate", "residual", "local"));
+  free(scene);
+}

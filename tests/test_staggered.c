@@ -409,6 +409,9 @@ Test(staggered_input, bad_values_of_the_blocks_keys) {
                    FRAGMENTS("method.fluid.body_slip", "as_walls", "sticky"));
   expect_bad_input("stag_body_load", staggered_scene, SETS("method.fluid.body_load=weight"),
                    FRAGMENTS("method.fluid.body_load", "momentum", "implicit", "weight"));
+  expect_bad_input("stag_surface_pressure", staggered_scene,
+                   SETS("method.fluid.surface_pressure=ghost"),
+                   FRAGMENTS("method.fluid.surface_pressure", "particles", "interface"));
 }
 
 /* The staggered coupler's own group: the pre-pass's block and solver keys are checked like any
