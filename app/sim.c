@@ -236,7 +236,7 @@ static int explicit_accelerations(vbc_sim *sim) {
     vbc_mps_viscosity(&sim->sys, &sim->mps, sc->viscosity, sc->wall_viscosity, sim->wall_normal,
                       sim->acc); /* writes every acc[i] */
   } else {
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
     for (size_t i = 0; i < p->n; ++i) sim->acc[i] = vbc_vec_zero();
   }
   if (sph)
@@ -252,7 +252,7 @@ void vbc_sim_explicit(vbc_sim *sim) {
   const vbc_vec g = sim->scene->gravity;
   const int extra = explicit_accelerations(sim);
   const size_t nf = vbc_fluid_count(&sim->sys);
-#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t m = 0; m < nf; ++m) {
     const size_t i = vbc_fluid_at(&sim->sys, m);
     if (p->kind[i] != VBC_FLUID) continue;
@@ -278,7 +278,7 @@ void vbc_sim_advect(vbc_sim *sim) {
   vbc_particles *p = &sim->particles;
   const double h = sim->sys.dt;
   const size_t nf = vbc_fluid_count(&sim->sys);
-#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t m = 0; m < nf; ++m) {
     const size_t i = vbc_fluid_at(&sim->sys, m);
     if (p->kind[i] == VBC_FLUID) p->pos[i] = vbc_vec_axpy(p->pos[i], h, p->vel[i]);
