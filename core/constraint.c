@@ -344,13 +344,13 @@ static int converged(const vbc_solve_control *c, const vbc_solve_result *res, in
 }
 
 /* After a residual pass: the trace row and what the stopping test looks at. The mean error is an
- * extra pass over the rows, made only when the error test or the trace reads it (vbc_solve
- * computes the final one otherwise). */
-static int observe(vbc_problem *pb, int error_test, double ref_judged, const double *per_block,
-                   double total, vbc_solve_trace *trace, double seconds, stop_view *v,
-                   double *excluded, vbc_error *err) {
+ * extra pass over the rows, made only when the error test (unless the solver estimates it:
+ * `estimated`) or the trace reads it (vbc_solve computes the final one otherwise). */
+static int observe(vbc_problem *pb, int error_test, int estimated, double ref_judged,
+                   const double *per_block, double total, vbc_solve_trace *trace, double seconds,
+                   stop_view *v, double *excluded, vbc_error *err) {
   double error[VBC_MAX_BLOCKS];
-  v->mean_error = error_test || trace ? vbc_problem_mean_error(pb, error) : NAN;
+  v->mean_error = (error_test && !estimated) || trace ? vbc_problem_mean_error(pb, error) : NAN;
   v->residual = judged_norm(pb, error_test, per_block);
   v->ref = ref_judged;
   if (trace_push(trace, total, per_block, error, pb->nblocks, seconds, err) != VBC_OK)
@@ -396,7 +396,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   res->residual = r0;
   res->iterations = 0;
   res->reason = error_test ? VBC_STOP_ERROR : VBC_STOP_TOLERANCE;
-  if (observe(pb, error_test, ref_judged, per_block, r0, trace, 0.0, &v, &excluded, err) !=
+  if (observe(pb, error_test, 0, ref_judged, per_block, r0, trace, 0.0, &v, &excluded, err) !=
       VBC_OK)
     return err->code;
   res->mean_error = v.mean_error;
@@ -409,7 +409,6 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   excluded = 0.0; /* iteration 0's measure came before the clock started */
   const int norm_each = trace || judges_residual(pb, error_test);
   for (int it = 1; it <= c->max_iterations; ++it) {
-    pb->estimated = 0;
     const int step = s->type->iterate(s->state, pb, err);
     if (step == VBC_ITERATE_BREAKDOWN) {
       res->reason = VBC_STOP_BREAKDOWN;
@@ -421,13 +420,17 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     res->iterations = it;
     res->residual = norm_each ? residual_norm(pb, per_block) : NAN;
     const double sec = trace ? vbc_now() - t0 - excluded : 0.0;
-    if (observe(pb, error_test, ref_judged, per_block, res->residual, trace, sec, &v, &excluded,
-                err) != VBC_OK)
+    const double estimate = s->type->error_estimate ? s->type->error_estimate(s->state) : NAN;
+    const int estimated = error_test && !isnan(estimate); /* the true error: at the end only */
+    if (observe(pb, error_test, estimated, ref_judged, per_block, res->residual, trace, sec, &v,
+                &excluded, err) != VBC_OK)
       return err->code;
     res->mean_error = v.mean_error;
-    if (pb->estimated) v.mean_error = pb->error_estimate; /* the solver's own error test */
+    if (estimated) v.mean_error = estimate;
     const int stop = it >= c->min_iterations && converged(c, res, error_test, &v, &res->reason);
     const int last = stop || it == c->max_iterations;
+    if (estimated && last && isnan(res->mean_error))
+      res->mean_error = vbc_problem_mean_error(pb, NULL);
     if (!norm_each && last) res->residual = residual_norm(pb, per_block);
     if ((norm_each || last) && !isfinite(res->residual))
       return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",

@@ -266,11 +266,6 @@ typedef struct vbc_problem {
   vbc_system *sys;
   vbc_block **blocks;
   size_t nblocks;
-  /* Set by a solver's iterate when it estimates the mean error of its update itself (jacobi's
-   * error_estimate local): the error test of that iteration reads error_estimate instead of the
-   * residual pass's mean error, which is still computed and reported. vbc_solve clears it. */
-  int estimated;
-  double error_estimate;
 } vbc_problem;
 
 /* Named figures of one solve beyond the common ones (Lemke's pivots, a coupler's LCP error),
@@ -310,6 +305,10 @@ typedef struct vbc_solver_type {
   int (*iterate)(void *state, vbc_problem *pb, vbc_error *err);
   /* Optional: figures of the solve that just ended (vbc_solve_result.stats). */
   int (*stats)(const void *state, vbc_solve_stats *out, vbc_error *err);
+  /* Optional: the solver's own estimate of the blocks' mean error after its last iterate (jacobi's
+   * error_estimate local), which the error test then reads instead of the residual pass's; NaN
+   * when it makes none. The true mean error is still computed for the trace and the result. */
+  double (*error_estimate)(const void *state);
 } vbc_solver_type;
 
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */

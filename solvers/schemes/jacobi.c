@@ -6,7 +6,8 @@
  * on the SPH density rows with omega = 0.5; here it runs on any block. Rows with A_kk <= 0 stay
  * inert. Every pass is data-parallel and its result does not depend on the thread count.
  * error_estimate local (not the default) tests error_tolerance on each row's error predicted by
- * its own update alone, as IISPH and SPlisHSPlasH do (local_residuals). */
+ * its own update alone, as IISPH and SPlisHSPlasH do (update_impulses). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/constraint.h"
@@ -17,6 +18,7 @@
 typedef struct jacobi_state {
   double omega;
   int local_estimate;
+  double estimate; /* error_estimate local: the blocks' mean error after the last update */
 } jacobi_state;
 
 static const char *const limit_choices[] = {"warn", "clamp", "off", NULL};
@@ -48,7 +50,12 @@ static void *jacobi_alloc(const cJSON *params, vbc_error *err) {
 
 static void jacobi_free(void *state) { free(state); }
 
-static void update_impulses(vbc_rows *r, double omega) {
+/* lambda'_k and its change into rows.scratch. With `local` (error_estimate local) rows.residual
+ * becomes the residual row k would have had only its own impulse moved, r_k - A_kk dlambda_k
+ * ((1 - omega) r_k unclamped): the error IISPH's pressure update predicts for each particle
+ * (Ihmsen et al. 2014, step 10 of Algorithm 1; SPlisHSPlasH tests its mean), blind to the
+ * neighbours' changes. The next residual pass overwrites it. */
+static void update_impulses(vbc_rows *r, double omega, int local) {
 #pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t k = 0; k < r->n; ++k) {
     double a = r->diag[k];
@@ -56,32 +63,26 @@ static void update_impulses(vbc_rows *r, double omega) {
     double next = a > 0.0 ? vbc_clamp(lam + omega * r->residual[k] / a, r->lo[k], r->hi[k]) : lam;
     r->scratch[k] = next - lam;
     r->impulse[k] = next;
+    if (local) r->residual[k] -= a * r->scratch[k];
   }
-}
-
-/* error_estimate local: the residual of row k had only its own impulse moved by dlambda_k
- * (r_k - A_kk dlambda_k), into rows.residual, which the next residual pass overwrites. This is
- * the error IISPH's pressure update predicts for each particle (Ihmsen et al. 2014, step 10 of
- * Algorithm 1; SPlisHSPlasH tests its mean), blind to the neighbours' changes. */
-static void local_residuals(vbc_rows *r) {
-#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
-  for (size_t k = 0; k < r->n; ++k) r->residual[k] -= r->diag[k] * r->scratch[k];
 }
 
 static int jacobi_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   (void)err;
-  const jacobi_state *s = state;
-  for (size_t b = 0; b < pb->nblocks; ++b) update_impulses(&pb->blocks[b]->rows, s->omega);
-  if (s->local_estimate) {
-    for (size_t b = 0; b < pb->nblocks; ++b) local_residuals(&pb->blocks[b]->rows);
-    pb->error_estimate = vbc_problem_mean_error(pb, NULL);
-    pb->estimated = 1;
-  }
+  jacobi_state *s = state;
+  for (size_t b = 0; b < pb->nblocks; ++b)
+    update_impulses(&pb->blocks[b]->rows, s->omega, s->local_estimate);
+  if (s->local_estimate) s->estimate = vbc_problem_mean_error(pb, NULL);
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_block *blk = pb->blocks[b];
     if (blk->rows.n) blk->type->apply(blk->state, pb->sys, &blk->rows, blk->rows.scratch);
   }
   return VBC_OK;
+}
+
+static double jacobi_error_estimate(const void *state) {
+  const jacobi_state *s = state;
+  return s->local_estimate ? s->estimate : NAN;
 }
 
 const vbc_solver_type vbc_solver_jacobi = {
@@ -91,4 +92,5 @@ const vbc_solver_type vbc_solver_jacobi = {
     .alloc = jacobi_alloc,
     .free = jacobi_free,
     .iterate = jacobi_iterate,
+    .error_estimate = jacobi_error_estimate,
 };
