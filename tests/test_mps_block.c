@@ -27,8 +27,8 @@ typedef struct fixture {
 
 /* A 2D block of nx x ny fluid particles on a lattice of spacing `squeeze` l (compressed when
  * < 1) resting in a tank, at rest, with gravity already applied to u* when `gravity` is set. */
-static void setup_sized(fixture *f, int nx, int ny, double squeeze, int wall_pressure,
-                        int gravity) {
+static void setup_scaled(fixture *f, int nx, int ny, double squeeze, int wall_pressure,
+                         int gravity, double n0_scale) {
   vbc_error err = {0};
   const double l = 0.02, dt = 0.001;
   memset(f, 0, sizeof *f);
@@ -46,8 +46,14 @@ static void setup_sized(fixture *f, int nx, int ny, double squeeze, int wall_pre
   cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, f->sys.re, &err), 0);
   f->params = cJSON_CreateObject();
   cJSON_AddBoolToObject(f->params, "wall_pressure", wall_pressure);
+  cJSON_AddNumberToObject(f->params, "n0_scale", n0_scale);
   cr_assert_eq(vbc_block_init(&f->block, &vbc_block_mps, f->params, &f->sys, "fluid", &err), 0);
   cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+}
+
+static void setup_sized(fixture *f, int nx, int ny, double squeeze, int wall_pressure,
+                        int gravity) {
+  setup_scaled(f, nx, ny, squeeze, wall_pressure, gravity, 1.0);
 }
 
 static void setup(fixture *f, double squeeze, int wall_pressure, int gravity) {
@@ -191,6 +197,29 @@ Test(mps_block, wall_rows_exist_only_when_asked_and_only_next_to_fluid) {
   cr_assert_eq(b.block.rows.n, fluid);
   cr_assert_gt(a.block.rows.n, fluid);
   cr_assert_lt(a.block.rows.n, fluid + walls, "the outer wall layers have no fluid neighbour");
+  teardown(&a);
+  teardown(&b);
+}
+
+/* n0_scale moves the fluid rows' target to (alpha/h)(n_i - scale n0) and leaves the wall rows
+ * at n0: a wall's lattice cannot thin out, so a lower n0 there would press on the fluid for
+ * ever. */
+Test(mps_block, n0_scale_moves_the_fluid_rows_target_and_not_the_walls) {
+  fixture a, b;
+  setup_scaled(&a, 12, 10, 1.0, 1, 0, 1.0);
+  setup_scaled(&b, 12, 10, 1.0, 1, 0, 0.98);
+  const double n0 = vbc_mps_lattice_constants(2, 0.02, 2.1 * 0.02).n0;
+  const double shift = 0.05 / a.sys.dt * 0.02 * n0; /* alpha = 0.05 */
+  cr_assert_eq(a.block.rows.n, b.block.rows.n);
+  size_t moved = 0, kept = 0;
+  for (size_t r = 0; r < a.block.rows.n; ++r) {
+    const double d = b.block.rows.target[r] - a.block.rows.target[r];
+    if (fabs(d - shift) < 1e-9 * shift) ++moved;
+    else if (d == 0.0) ++kept;
+  }
+  cr_assert_eq(moved, vbc_particles_count(&a.p, VBC_FLUID));
+  cr_assert_eq(moved + kept, a.block.rows.n);
+  cr_assert_gt(kept, 0);
   teardown(&a);
   teardown(&b);
 }

@@ -57,6 +57,7 @@ typedef struct mps_state {
   double *n_seen;    /* ignore_bodies: n_i over fluid and wall neighbours (core/number_density.h) */
   int equality;        /* the Poisson equation instead of the LCP (blocks.h) */
   double surface_beta; /* free surface: n_i < beta n0 (Koshizuka & Oka 1996) */
+  double n0_fluid; /* the fluid rows' n0: n0 times n0_scale (walls and bodies, pms's too, keep n0) */
   vbc_mps_constants k;
   double scale;            /* lambda = scale * p, scale = -h C l^d */
   size_t nrows;
@@ -94,6 +95,9 @@ static const vbc_param_spec mps_params[] = {
     {"surface_beta", VBC_PARAM_NUMBER, 0.97, 0.0, 1.0, 0,
      "equality form: a particle (fluid or wall) with n_i < surface_beta n0 is free surface "
      "(p = 0), as in Koshizuka & Oka 1996"},
+    {"n0_scale", VBC_PARAM_NUMBER, 1.0, 0.5, 1.5, 0,
+     "the rows hold n_i at this times n0 (1: eq. 4's lattice sum; not the paper's): a rest "
+     "density calibrated on a tank without bodies (docs/benchmarks.md)"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -108,6 +112,7 @@ static void *mps_alloc(const cJSON *params, const vbc_system *sys, double *suppo
   s->equality = vbc_param_bool(params, mps_params, "equality");
   s->surface_beta = vbc_param_number(params, mps_params, "surface_beta");
   s->k = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
+  s->n0_fluid = s->k.n0 * vbc_param_number(params, mps_params, "n0_scale");
   *support = sys->re;
   return s;
 }
@@ -260,7 +265,8 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     s->moves_body[r] = (unsigned char)moves;
     rows->diag[r] = vbc_system_inv_mass(sys, i) * vbc_vec_norm2(sum) + diag_j +
                     (moves ? body_diag(s, sys, i, sum) : 0.0);
-    rows->target[r] = s->alpha / sys->dt * (n_i - s->k.n0);
+    const double n0 = p->kind[i] == VBC_FLUID && p->body[i] < 0 ? s->n0_fluid : s->k.n0;
+    rows->target[r] = s->alpha / sys->dt * (n_i - n0);
     vbc_pressure_row_bounds(rows, r, s->equality, n_i < s->surface_beta * s->k.n0);
     rows->impulse[r] = s->warm_start ? s->scale * p->pressure[i] : 0.0;
   }
