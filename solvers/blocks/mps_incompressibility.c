@@ -35,6 +35,10 @@
  *     hydrostatic tank), a divergence-free shear no row resists. Dummy layers far from the fluid
  *     are under-dense and get p = 0 from the complementarity by themselves.
  *   - The pressure starts from zero every step (§2.5) unless warm_start is set.
+ *   - n0_scale (default 1, not the paper's) holds the fluid rows at n0_scale n^0: at
+ *     r_e/l = 2.1 a packing denser than the lattice has n^0 too, and the water settles 1.5 %
+ *     denser than rho; a scale fitted on a tank without bodies brings it back (walls and bodies,
+ *     also pms's as fluid, keep n^0: their lattices cannot thin out).
  *   - Smoothed pressure (eq. 42-43) averages over the particles that have rows (fluid, and walls
  *     with wall_pressure) and the particle itself; walls without rows carry no pressure and are
  *     left out so they do not pull p~ towards 0.
