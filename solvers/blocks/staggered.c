@@ -344,8 +344,10 @@ static int stag_assemble(const void *state, const vbc_system *sys, const vbc_row
 static void surface_pressures(const stag_state *s, vbc_system *sys) {
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
+  const size_t nf = vbc_fluid_count(sys); /* surface particles are fluid */
+#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+  for (size_t f = 0; f < nf; ++f) {
+    const size_t i = vbc_fluid_at(sys, f);
     if (s->surface[i] != 1) continue;
     double num = 0.0, den = 0.0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
