@@ -215,7 +215,8 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
   return count;
 }
 
-enum { CHUNK = 512 }; /* particles per block of the search's scratch */
+enum { CHUNK = 128 }; /* particles per block of the search's scratch: blocks small enough that the
+                       * seeds' pass (the fluid only) splits evenly over the threads */
 
 /* One pass over the particles (two for build_near): each block of CHUNK particles scans into its
  * own scratch, the prefix sum of the counts places the lists, and they are copied into place.
@@ -297,7 +298,7 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
     return err->code;
   if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
   if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
-#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i) {
     const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
     if (count == 0) continue;

@@ -6,7 +6,7 @@
 void vbc_number_density_of(const vbc_system *sys, unsigned kinds, double *out) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     double n = 0.0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)

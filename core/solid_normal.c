@@ -7,7 +7,7 @@ void vbc_solid_normals(const vbc_system *sys, const vbc_sph_kernel *k, double cu
                        vbc_vec *normal) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     vbc_vec n = vbc_vec_zero();
     if (p->kind[i] != VBC_FLUID)

@@ -8,7 +8,7 @@ void vbc_mps_viscosity(const vbc_system *sys, const vbc_mps_constants *k, double
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double coef = nu * 2.0 * sys->dim / (k->lambda * k->n0);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     vbc_vec a = vbc_vec_zero();
     if (p->kind[i] == VBC_FLUID)

@@ -53,7 +53,7 @@ void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
   const double coef = alpha / sys->dt * pow(sys->spacing, sys->dim);
   const double *qk = nb->q_scale == k->H ? nb->q : NULL; /* r / H per pair, if listed */
   const size_t nf = vbc_fluid_count(sys);
-#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (nf >= VBC_PARALLEL_MIN)
   for (size_t m = 0; m < nf; ++m) {
     const size_t i = vbc_fluid_at(sys, m);
     if (p->kind[i] != VBC_FLUID) continue;
@@ -77,7 +77,7 @@ void vbc_sph_viscosity_add(const vbc_system *sys, double nu, double wall_factor,
   const double eta2 = 0.0025 * H * H; /* (0.1 h)^2, h = H / 2 */
   const double coef = 2.0 * nu * pow(sys->spacing, sys->dim);
   const size_t nf = vbc_fluid_count(sys);
-#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (nf >= VBC_PARALLEL_MIN)
   for (size_t m = 0; m < nf; ++m) {
     const size_t i = vbc_fluid_at(sys, m);
     if (p->kind[i] != VBC_FLUID) continue;

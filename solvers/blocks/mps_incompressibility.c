@@ -247,7 +247,7 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   if (s->ignore_bodies)
     vbc_number_density_of(sys, VBC_KINDS(VBC_FLUID) | VBC_KINDS(VBC_WALL), s->n_seen);
   s->scale = -sys->dt * s->k.C * pow(sys->spacing, sys->dim);
-#pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     vbc_vec sum = vbc_vec_zero();
@@ -291,7 +291,7 @@ static inline double row_velocity(const mps_state *s, const vbc_system *sys, siz
 static void mps_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
                          double *res) {
   const mps_state *s = state;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (rows->n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - row_velocity(s, sys, r);
 }
 
@@ -314,7 +314,7 @@ static void mps_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
   const mps_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (rows->n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < rows->n; ++r) {
     size_t i = s->particle_of[r];
     double inv_m = vbc_system_inv_mass(sys, i);
@@ -434,7 +434,7 @@ static int mps_jacobian(const void *state, const vbc_system *sys, vbc_sparse *J,
 static void mps_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const mps_state *s = state;
   vbc_particles *p = sys->particles;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
     p->pressure[i] = r >= 0 ? rows->impulse[r] / s->scale : 0.0;
@@ -447,7 +447,7 @@ void vbc_mps_smooth_pressure(vbc_system *sys, const long *row_of) {
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double w0 = vbc_smooth_w(0.0, sys->re);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (row_of[i] < 0) {
       p->pressure_smoothed[i] = 0.0;

@@ -118,7 +118,7 @@ static int poisson_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_err
   if (vbc_rows_resize(rows, n, err) != VBC_OK) return err->code;
   vbc_number_density(sys);
   const double n0 = s->k.n0, h = sys->dt;
-#pragma omp parallel for schedule(static) if (n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < n; ++r) {
     const size_t i = s->particle_of[r];
     double diag = 0.0;
@@ -176,11 +176,11 @@ static void poisson_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const poisson_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
     p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] : 0.0;
   const double f = -sys->dt / sys->density * sys->dim / s->k.n0;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID || s->row_of[i] < 0) continue;
     double pmin = p->pressure[i];

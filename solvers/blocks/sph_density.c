@@ -173,7 +173,7 @@ static void volumes(sph_state *s, const vbc_system *sys) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double cell = s->cell, w0 = vbc_sph_W(&s->k, 0.0);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     const int ignored = s->ignore_bodies && p->kind[i] == VBC_RIGID;
     if (ignored || p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
@@ -217,7 +217,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
   /* which particles have rows in parallel (has_row scans the lists of walls), then their numbers
    * in particle order */
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i);
   size_t nrows = 0;
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = s->row_of[i] ? (long)nrows++ : -1;
@@ -232,7 +232,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   volumes(s, sys);
   const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
   const double *qk = nb->q_scale == s->k.H ? nb->q : NULL; /* r / H per pair, if listed */
-#pragma omp parallel for schedule(static) if (nrows >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     double vol = s->volume[i] * w0, diag_j = 0.0;
@@ -286,7 +286,7 @@ static void sph_residual(const void *state, const vbc_system *sys, const vbc_row
                          double *res) {
   const sph_state *s = state;
   const int no_bodies = sys->nbodies == 0;
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (rows->n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < rows->n; ++r) {
     const double jv = no_bodies ? row_velocity(s, sys, r, 1) : row_velocity(s, sys, r, 0);
     res[r] = rows->target[r] - jv;
@@ -302,7 +302,7 @@ static void sph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double rho0 = sys->density;
-#pragma omp parallel for schedule(static) if (s->nmoving >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (s->nmoving >= VBC_PARALLEL_MIN)
   for (size_t m = 0; m < s->nmoving; ++m) {
     const size_t r = s->moving[m], i = s->particle_of[r];
     const double inv_m = vbc_system_inv_mass(sys, i);
@@ -379,7 +379,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const sph_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
     double rho = r >= 0 ? s->density[i] : 0.0;
@@ -389,7 +389,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   }
   const double w0 = vbc_sph_W(&s->k, 0.0);
   /* over the rows, which share the work out evenly whatever the particle order */
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (rows->n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < rows->n; ++r) {
     const size_t i = s->particle_of[r];
     double num = s->volume[i] * w0 * p->pressure[i], den = s->volume[i] * w0;
