@@ -15,7 +15,7 @@ void vbc_pair_residual(const vbc_pair_laplacian *L, const vbc_rows *rows, double
 
 void vbc_pair_apply(const vbc_pair_laplacian *L, const vbc_neighbors *nb, const vbc_rows *rows,
                     const double *d) {
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (rows->n >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < rows->n; ++r) {
     const size_t i = L->particle_of[r];
     double off = 0.0;

@@ -270,7 +270,7 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
   }
   s->nrows = n;
   if (vbc_rows_resize(rows, n, err) != VBC_OK) return err->code;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID) continue;
     const double div = staggered_pairs(s, sys, i);
@@ -345,7 +345,7 @@ static void surface_pressures(const stag_state *s, vbc_system *sys) {
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const size_t nf = vbc_fluid_count(sys); /* surface particles are fluid */
-#pragma omp parallel for schedule(static) if (nf >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (nf >= VBC_PARALLEL_MIN)
   for (size_t f = 0; f < nf; ++f) {
     const size_t i = vbc_fluid_at(sys, f);
     if (s->surface[i] != 1) continue;
@@ -370,11 +370,11 @@ static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   for (size_t i = 0; i < p->n; ++i)
     p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] / sys->dt : 0.0;
   if (s->interface_depth > 0.0) surface_pressures(s, sys);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) p->vel[i] = vbc_vec_add(p->vel[i], vbc_staggered_remap(s, sys, i));
   const double w0 = vbc_sph_W(&s->k, 0.0);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID) {
       p->pressure_smoothed[i] = 0.0;

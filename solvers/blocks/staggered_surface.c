@@ -49,7 +49,7 @@ static void densities_and_counts(vbc_staggered_state *s, const vbc_system *sys) 
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double w0 = vbc_sph_W(&s->k, 0.0), H = s->k.H;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     double sum = w0, n = 0.0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
@@ -68,7 +68,7 @@ static void free_surface(vbc_staggered_state *s, const vbc_system *sys) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double H = s->k.H, h = 0.5 * H;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] != VBC_FLUID) {
       s->surface[i] = 0;
