@@ -31,6 +31,7 @@
 #include "app/sim.h"
 #include "app/state_file.h"
 #include "app/summary.h"
+#include "core/parallel.h"
 
 typedef struct backup {
   size_t n;
@@ -60,16 +61,29 @@ static void backup_free(backup *b) {
   free(b->bodies);
 }
 
+/* Copy the state into the backup (save) or back. Every step makes this copy (about 3 MB on the 3D
+ * peer dam break, 2.4 % of a one-thread step there), so it runs as one parallel region in which
+ * each thread copies its share of every array; the bytes do not depend on who copies them. */
 static void backup_swap(backup *b, vbc_particles *p, int save) {
-#define COPY(field, size)                                 \
-  if (save) memcpy(b->field, p->field, b->n * (size));    \
-  else memcpy(p->field, b->field, b->n * (size));
-  COPY(pos, sizeof(vbc_vec));
-  COPY(vel, sizeof(vbc_vec));
-  COPY(pressure, sizeof(double));
-  COPY(pressure_smoothed, sizeof(double));
-  COPY(number_density, sizeof(double));
-#undef COPY
+  const struct {
+    void *kept, *live;
+    size_t size;
+  } field[] = {{b->pos, p->pos, sizeof *p->pos},
+               {b->vel, p->vel, sizeof *p->vel},
+               {b->pressure, p->pressure, sizeof *p->pressure},
+               {b->pressure_smoothed, p->pressure_smoothed, sizeof *p->pressure_smoothed},
+               {b->number_density, p->number_density, sizeof *p->number_density}};
+  const size_t n = b->n, nfields = sizeof field / sizeof field[0];
+#pragma omp parallel if (n >= VBC_PARALLEL_MIN)
+  {
+    const size_t T = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+    const size_t lo = n * t / T, hi = n * (t + 1) / T;
+    for (size_t f = 0; f < nfields; ++f) {
+      char *kept = (char *)field[f].kept + lo * field[f].size;
+      char *live = (char *)field[f].live + lo * field[f].size;
+      if (hi > lo) memcpy(save ? kept : live, save ? live : kept, (hi - lo) * field[f].size);
+    }
+  }
 }
 
 /* Prefix a failure with the step and the time that step was advancing to: the one place that
