@@ -7,8 +7,11 @@
 # iterations per step and the ratio vbc / peer.
 #
 #   bench/peers/run.sh [--vbc BUILD/vbc] [--splishsplash PATH/SPHSimulator] [--threads "1 2"]
-#                      [--runs 3] [--end SECONDS] [--out DIR] [--set KEY=VALUE]...
+#                      [--sph-methods "iisph dfsph"] [--runs 3] [--end SECONDS] [--out DIR]
+#                      [--set KEY=VALUE]...
 #
+# --sph-methods: SPlisHSPlasH's pressure solvers to run (default iisph, the scene's match; dfsph
+# is its divergence-free SPH at the same density tolerance and 0.1 % divergence error).
 # --end shortens both codes' runs alike (the scenes run 1 s); --set goes to vbc only (e.g.
 # fluid.sph_support_over_l=3 for the 2D matched neighbourhood). Not a test: nothing asserts.
 set -eu
@@ -16,6 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 vbc="$root/build/vbc"
 sph=""
+sph_methods="iisph"
 threads="1 2"
 runs=3
 end=""
@@ -26,6 +30,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --vbc) vbc=$2; shift 2 ;;
     --splishsplash) sph=$2; shift 2 ;;
+    --sph-methods) sph_methods=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --end) end=$2; shift 2 ;;
@@ -33,6 +38,9 @@ while [ $# -gt 0 ]; do
     --set) sets="$sets --set $2"; shift 2 ;;
     *) echo "run.sh: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
   esac
+done
+for m in $sph_methods; do
+  case "$m" in iisph|dfsph) ;; *) echo "run.sh: --sph-methods: expected iisph and/or dfsph, got \"$m\"" >&2; exit 2 ;; esac
 done
 [ -x "$vbc" ] || { echo "run.sh: no vbc binary at $vbc (build first, or --vbc PATH)" >&2; exit 2; }
 mkdir -p "$out"
@@ -76,25 +84,35 @@ print(f"{sys.argv[2]},pysph,{sys.argv[3]},{sys.argv[4]},{2278 * steps / info['cp
 PY
 }
 
-# SPlisHSPlasH: DamBreakModel with IISPH at fixed 0.004 s steps (bench/peers/README.md); the
-# scene file is written next to the binary's data folder (its UnitBox.obj); the time is the sum
-# of its steps as it reports them (its time loop, as vbc's particle_steps_per_second).
-run_splishsplash() { # scene threads run
-  d="$out/splishsplash_t$2_r$3"
+# SPlisHSPlasH: DamBreakModel with IISPH (or DFSPH) at fixed 0.004 s steps
+# (bench/peers/README.md); the scene file is written next to the binary's data folder (its
+# UnitBox.obj); the time is the sum of its steps as it reports them (its time loop, as vbc's
+# particle_steps_per_second). Rows name the code splishsplash (IISPH) or splishsplash_dfsph.
+run_splishsplash() { # scene threads run method
+  code=splishsplash
+  [ "$4" = iisph ] || code="splishsplash_$4"
+  d="$out/${code}_t$2_r$3"
   mkdir -p "$d"
   data=$(cd "$(dirname "$sph")/../data" 2>/dev/null && pwd) || data=""
   [ -n "$data" ] || { echo "run.sh: no data/ folder next to $sph" >&2; return 0; }
-  "$py" - "$d/scene.json" "$data/models/UnitBox.obj" "${end:-1.0}" <<'PY'
+  "$py" - "$d/scene.json" "$data/models/UnitBox.obj" "${end:-1.0}" "$4" <<'PY'
 import json, sys
 # the solver's and the viscosity's parameters both flat (older releases) and in their method's
-# namespace (releases since the one that added Liu et al. 2021's vorticity refinement)
-iisph = {"maxIterations": 100, "minIterations": 2, "maxError": 0.05}
+# namespace (releases since the one that added Liu et al. 2021's vorticity refinement);
+# simulationMethod 1 is IISPH, 4 DFSPH (maxErrorV: the divergence solve's tolerance in %)
+if sys.argv[4] == "dfsph":
+    method, name = 4, "DFSPH"
+    solver = {"maxIterations": 100, "maxError": 0.05, "maxIterationsV": 100, "maxErrorV": 0.1,
+              "enableDivergenceSolver": True}
+else:
+    method, name = 1, "IISPH"
+    solver = {"maxIterations": 100, "minIterations": 2, "maxError": 0.05}
 scene = {
-  "Configuration": dict({"particleRadius": 0.025, "density0": 1000, "simulationMethod": 1,
+  "Configuration": dict({"particleRadius": 0.025, "density0": 1000, "simulationMethod": method,
                     "gravitation": [0, -9.81, 0], "timeStepSize": 0.004, "cflMethod": 0,
                     "boundaryHandlingMethod": 2, "stopAt": float(sys.argv[3]),
-                    "enableVTKExport": False, "enablePartioExport": False, "IISPH": iisph},
-                    **iisph),
+                    "enableVTKExport": False, "enablePartioExport": False, name: solver},
+                    **solver),
   "Materials": [{"id": "Fluid", "density0": 1000, "viscosity": 0.01, "viscosityMethod": 1,
                  "Standard viscosity": {"viscosity": 0.01}}],
   "RigidBodies": [{"geometryFile": sys.argv[2], "translation": [0, 1.5, 0],
@@ -106,7 +124,7 @@ json.dump(scene, open(sys.argv[1], "w"), indent=1)
 PY
   OMP_NUM_THREADS=$2 "$sph" --no-gui --no-initial-pause --stopAt "${end:-1.0}" \
     --output-dir "$d" "$d/scene.json" > "$d.stdout" 2>&1
-  "$py" - "$d.stdout" "$1" "$2" "$3" >> "$rows" <<'PY'
+  "$py" - "$d.stdout" "$1" "$2" "$3" "$code" >> "$rows" <<'PY'
 import re, sys
 # the simulator's own timing of its steps (its time loop, as vbc's rate), not the process: the
 # set-up builds the tank's volume map, 13 s on the test machine, every run (its cache is per run)
@@ -114,7 +132,7 @@ log = open(sys.argv[1], errors="replace").read()
 step_ms = float(re.findall(r"Time sum: SimStep: ([0-9.eE+-]+) ms", log)[-1])
 total = float(re.findall(r"Total number: Time step size: ([0-9.eE+-]+)", log)[-1])
 steps = round(total / 0.004)
-print(f"{sys.argv[2]},splishsplash,{sys.argv[3]},{sys.argv[4]},{6859 * steps / (step_ms / 1e3):.0f},")
+print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{6859 * steps / (step_ms / 1e3):.0f},")
 PY
 }
 
@@ -127,7 +145,9 @@ for t in $threads; do
   r=1
   while [ $r -le "$runs" ]; do
     run_vbc bench_splishsplash_dambreak_3d "$t" "$r"
-    [ -n "$sph" ] && run_splishsplash bench_splishsplash_dambreak_3d "$t" "$r"
+    if [ -n "$sph" ]; then
+      for m in $sph_methods; do run_splishsplash bench_splishsplash_dambreak_3d "$t" "$r" "$m"; done
+    fi
     run_vbc bench_pysph_dam_break_2d "$t" "$r"
     [ $have_pysph = 1 ] && run_pysph bench_pysph_dam_break_2d "$t" "$r"
     r=$((r + 1))
