@@ -132,7 +132,10 @@ log = open(sys.argv[1], errors="replace").read()
 step_ms = float(re.findall(r"Time sum: SimStep: ([0-9.eE+-]+) ms", log)[-1])
 total = float(re.findall(r"Total number: Time step size: ([0-9.eE+-]+)", log)[-1])
 steps = round(total / 0.004)
-print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{6859 * steps / (step_ms / 1e3):.0f},")
+# the density solve's mean iterations where the method prints them (DFSPH does; this IISPH not)
+its = re.findall(r"Average number: \w+ - iterations: ([0-9.eE+-]+)", log)
+print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{6859 * steps / (step_ms / 1e3):.0f},"
+      f"{its[-1] if its else ''}")
 PY
 }
 
