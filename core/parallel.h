@@ -16,9 +16,12 @@
 
 #define VBC_PARALLEL_MIN 4096
 
-/* The same for loops that do a few flops per item (a clamp, a term of a sum): at 1-3 ns an item,
- * a team's wake-up (18-23 us with passive waiting on this project's 2-core machines) costs more
- * than it saves below this many. */
-#define VBC_PARALLEL_MIN_LIGHT 16384
+/* The same for loops that do a few flops per item (a clamp, an axpy, a term of a sum): at 0.5 ns
+ * an item, a team under passive waiting costs as much as it saves below this many. Measured with
+ * bench/omp_overhead on this project's 2-core machines (2026-11-28): 65 536 items take 32 us on
+ * one thread and 57-70 us as a team, 131 072 items 66 us and 64-87 us (spinning threads: 7 and
+ * 13 us, so a user who sets OMP_WAIT_POLICY=active gives up a few tens of microseconds per light
+ * pass between 16 384 and this many items). */
+#define VBC_PARALLEL_MIN_LIGHT 131072
 
 #endif

@@ -73,7 +73,7 @@ int vbc_krylov_vector(const vbc_krylov *k, double **v, size_t *cap, vbc_error *e
 }
 
 double vbc_krylov_dot(vbc_krylov *k, const double *a, const double *b) {
-#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < k->n; ++i) k->tmp[i] = k->unknown[i] ? a[i] * b[i] : 0.0;
   return vbc_sum(k->tmp, k->n);
 }
@@ -120,7 +120,7 @@ void vbc_krylov_product(vbc_krylov *k, vbc_problem *pb, const vbc_sparse *A, con
     vbc_block *blk = pb->blocks[b];
     if (blk->rows.n) blk->type->residual(blk->state, pb->sys, &blk->rows, k->tmp + k->offset[b]);
   }
-#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < k->n; ++i) {
     q[i] = k->unknown[i] ? before[i] - k->tmp[i] : 0.0;
     k->applied[i] += p[i];
@@ -128,7 +128,7 @@ void vbc_krylov_product(vbc_krylov *k, vbc_problem *pb, const vbc_sparse *A, con
 }
 
 void vbc_krylov_sync(vbc_krylov *k, vbc_problem *pb, const double *dx) {
-#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < k->n; ++i) k->tmp[i] = dx[i] - k->applied[i];
   apply_all(k, pb, k->tmp);
   k->residual_current = 0;
