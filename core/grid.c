@@ -257,7 +257,11 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
   int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
   for (size_t c = 0; c < nchunks; ++c) {
-    vbc_neighbor_chunk *b = &nb->chunk[c];
+    /* a copy on this thread's stack: two chunks share a cache line, and the other thread is
+     * on the next chunk, so updating `used` in place after every particle made the line bounce
+     * between the cores (2D, 36 candidates a particle: the scan took 52 % more CPU on 2 threads
+     * than on 1) */
+    vbc_neighbor_chunk chunk = nb->chunk[c], *b = &chunk;
     const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
     for (size_t i = c * CHUNK; i < hi; ++i) {
       if (select && !select[i]) continue;
@@ -279,6 +283,7 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
       nb->start[i + 1] = k;
       b->used += k;
     }
+    nb->chunk[c] = chunk;
   }
   if (failed) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
   return VBC_OK;
