@@ -286,7 +286,7 @@ void vbc_sim_advect(vbc_sim *sim) {
   if (sim->scene->agitation > 0.0) { /* sim->acc is free until the next step's explicit terms */
     vbc_agitation_displacements(&sim->sys, sim->scene->agitation, sim->mps.n0, sim->step,
                                 sim->acc);
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
     for (size_t i = 0; i < p->n; ++i) p->pos[i] = vbc_vec_add(p->pos[i], sim->acc[i]);
   }
   const double t0 = vbc_now();
@@ -306,7 +306,7 @@ static int outside(const vbc_sim *sim, vbc_vec x) {
 int vbc_sim_check(const vbc_sim *sim, vbc_error *err) {
   const vbc_particles *p = &sim->particles;
   size_t bad = p->n;
-#pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < p->n; ++i) {
     if (p->kind[i] == VBC_WALL) continue;
     if (!vbc_vec_isfinite(p->pos[i]) || !vbc_vec_isfinite(p->vel[i]) || outside(sim, p->pos[i]))

@@ -15,7 +15,7 @@ double vbc_time_step_limit(const vbc_sim *sim, double *vmax) {
   const vbc_particles *p = &sim->particles;
   const long n = (long)p->n;
   double v2 = 0.0; /* a maximum: the same whatever the thread count */
-#pragma omp parallel for reduction(max : v2) schedule(static) if (n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for reduction(max : v2) schedule(static) if (n >= VBC_PARALLEL_MIN_LIGHT)
   for (long i = 0; i < n; ++i)
     if (p->kind[i] != VBC_WALL) v2 = fmax(v2, vbc_vec_dot(p->vel[i], p->vel[i]));
   *vmax = sqrt(v2);

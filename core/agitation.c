@@ -35,7 +35,7 @@ void vbc_agitation_displacements(const vbc_system *sys, double amplitude, double
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const double re = sys->re, len = amplitude * sys->spacing;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     out[i] = vbc_vec_zero();
     if (p->kind[i] != VBC_FLUID) continue;

@@ -25,6 +25,8 @@ static long axis_cell(double x, double lo, double cell, long nc) {
 static int bounding_box(const vbc_vec *pos, size_t n, vbc_vec *lo, vbc_vec *hi) {
   double l0 = DBL_MAX, l1 = DBL_MAX, l2 = DBL_MAX, h0 = -DBL_MAX, h1 = -DBL_MAX, h2 = -DBL_MAX;
   int finite = 1;
+  /* about 3 ns a particle (0.8 % of a one-thread step of the 3D peer dam break over 39 931
+   * particles): not a light loop of core/parallel.h, so the ordinary threshold */
 #pragma omp parallel for schedule(static) reduction(min : l0, l1, l2) reduction(max : h0, h1, h2) \
     reduction(&& : finite) if (n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < n; ++i) {
@@ -360,7 +362,7 @@ void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, uns
           if (x >= 0 && x < g->nc[0] && y >= 0 && y < g->nc[1] && z >= 0 && z < g->nc[2])
             mark[(size_t)(x + g->nc[0] * (y + g->nc[1] * z))] |= NEAR;
   }
-#pragma omp parallel for schedule(static) if (g->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (g->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < g->n; ++i) active[i] = seed[i] || (mark[g->cell_of[i]] & NEAR);
 }
 

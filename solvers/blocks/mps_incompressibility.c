@@ -434,7 +434,7 @@ static int mps_jacobian(const void *state, const vbc_system *sys, vbc_sparse *J,
 static void mps_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const mps_state *s = state;
   vbc_particles *p = sys->particles;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
     p->pressure[i] = r >= 0 ? rows->impulse[r] / s->scale : 0.0;

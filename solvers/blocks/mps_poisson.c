@@ -176,7 +176,7 @@ static void poisson_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const poisson_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < p->n; ++i)
     p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] : 0.0;
   const double f = -sys->dt / sys->density * sys->dim / s->k.n0;

@@ -9,7 +9,7 @@ static inline long coupled_row(const vbc_pair_laplacian *L, const vbc_neighbors 
 }
 
 void vbc_pair_residual(const vbc_pair_laplacian *L, const vbc_rows *rows, double *res) {
-#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t r = 0; r < rows->n; ++r) res[r] = rows->target[r] - L->y[r];
 }
 

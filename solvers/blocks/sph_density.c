@@ -379,7 +379,7 @@ static void sph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const sph_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
     double rho = r >= 0 ? s->density[i] : 0.0;

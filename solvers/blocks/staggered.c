@@ -366,7 +366,7 @@ static void stag_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const stag_state *s = state;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t i = 0; i < p->n; ++i)
     p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] / sys->dt : 0.0;
   if (s->interface_depth > 0.0) surface_pressures(s, sys);

@@ -158,11 +158,11 @@ void vbc_precond_apply(const vbc_precond *P, const vbc_krylov *k, const unsigned
     case VBC_PRECOND_SSOR: apply_ssor(P, k, mask, A, r, z); return;
     case VBC_PRECOND_IC0: apply_ic0(P, k, mask, r, z); return;
     case VBC_PRECOND_JACOBI:
-#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN_LIGHT)
       for (size_t i = 0; i < k->n; ++i) z[i] = mask[i] ? r[i] / k->diag[i] : 0.0;
       return;
     default:
-#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (k->n >= VBC_PARALLEL_MIN_LIGHT)
       for (size_t i = 0; i < k->n; ++i) z[i] = mask[i] ? r[i] : 0.0;
   }
 }
