@@ -7,11 +7,13 @@
 # iterations per step and the ratio vbc / peer.
 #
 #   bench/peers/run.sh [--vbc BUILD/vbc] [--splishsplash PATH/SPHSimulator] [--threads "1 2"]
-#                      [--sph-methods "iisph dfsph"] [--runs 3] [--end SECONDS] [--out DIR]
-#                      [--set KEY=VALUE]...
+#                      [--sph-methods "iisph dfsph"] [--scenes "3d 2d"] [--runs 3] [--end SECONDS]
+#                      [--out DIR] [--set KEY=VALUE]...
 #
 # --sph-methods: SPlisHSPlasH's pressure solvers to run (default iisph, the scene's match; dfsph
 # is its divergence-free SPH at the same density tolerance and 0.1 % divergence error).
+# --scenes: which of the two to run (default both; e.g. "2d" with --set fluid.sph_support_over_l=3,
+# where the 3D scene's relaxed Jacobi diverges).
 # --end shortens both codes' runs alike (the scenes run 1 s); --set goes to vbc only (e.g.
 # fluid.sph_support_over_l=3 for the 2D matched neighbourhood). Not a test: nothing asserts.
 set -eu
@@ -20,6 +22,7 @@ root=$(cd "$here/../.." && pwd)
 vbc="$root/build/vbc"
 sph=""
 sph_methods="iisph"
+scenes="3d 2d"
 threads="1 2"
 runs=3
 end=""
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
     --vbc) vbc=$2; shift 2 ;;
     --splishsplash) sph=$2; shift 2 ;;
     --sph-methods) sph_methods=$2; shift 2 ;;
+    --scenes) scenes=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --end) end=$2; shift 2 ;;
@@ -38,6 +42,10 @@ while [ $# -gt 0 ]; do
     --set) sets="$sets --set $2"; shift 2 ;;
     *) echo "run.sh: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
   esac
+done
+run3d=0 run2d=0
+for c in $scenes; do
+  case "$c" in 3d) run3d=1 ;; 2d) run2d=1 ;; *) echo "run.sh: --scenes: expected 3d and/or 2d, got \"$c\"" >&2; exit 2 ;; esac
 done
 for m in $sph_methods; do
   case "$m" in iisph|dfsph) ;; *) echo "run.sh: --sph-methods: expected iisph and/or dfsph, got \"$m\"" >&2; exit 2 ;; esac
@@ -147,12 +155,16 @@ have_pysph=0
 for t in $threads; do
   r=1
   while [ $r -le "$runs" ]; do
-    run_vbc bench_splishsplash_dambreak_3d "$t" "$r"
-    if [ -n "$sph" ]; then
-      for m in $sph_methods; do run_splishsplash bench_splishsplash_dambreak_3d "$t" "$r" "$m"; done
+    if [ $run3d = 1 ]; then
+      run_vbc bench_splishsplash_dambreak_3d "$t" "$r"
+      if [ -n "$sph" ]; then
+        for m in $sph_methods; do run_splishsplash bench_splishsplash_dambreak_3d "$t" "$r" "$m"; done
+      fi
     fi
-    run_vbc bench_pysph_dam_break_2d "$t" "$r"
-    [ $have_pysph = 1 ] && run_pysph bench_pysph_dam_break_2d "$t" "$r"
+    if [ $run2d = 1 ]; then
+      run_vbc bench_pysph_dam_break_2d "$t" "$r"
+      [ $have_pysph = 1 ] && run_pysph bench_pysph_dam_break_2d "$t" "$r"
+    fi
     r=$((r + 1))
   done
 done
