@@ -56,7 +56,7 @@
  * Bodies are moving walls for this block (their velocity enters J v, its impulses do not move
  * them): the akinci coupler passes the pressure forces on them afterwards (Akinci 2012). With
  * bodies = "ignored" the block does not see them at all (Kurose & Takahashi §4, whose SPH fluid
- * meets the bodies through the contacts only; volumes()). */
+ * meets the bodies through the contacts only; volume_of()). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -165,26 +165,20 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
   return VBC_OK;
 }
 
-/* Volumes: l^d for fluid-kind particles; for wall and rigid particles Akinci's 1 / sum_l W_kl over
- * boundary neighbours (and itself), or l^d without akinci_volumes. With bodies "ignored" a rigid
- * particle's volume is 0: every term of rho_i, J_i, A_ii, the boundary impulses and the smoothed
- * pressure carries V_j, so the block then does not see it (and has_row gives it no row). */
-static void volumes(sph_state *s, const vbc_system *sys) {
+/* The volume V_i: l^d for fluid-kind particles; for wall and rigid particles Akinci's
+ * 1 / sum_l W_kl over boundary neighbours (and itself), or l^d without akinci_volumes. With bodies
+ * "ignored" a rigid particle's volume is 0: every term of rho_i, J_i, A_ii, the boundary impulses
+ * and the smoothed pressure carries V_j, so the block then does not see it (and has_row gives it
+ * no row). */
+static double volume_of(const sph_state *s, const vbc_system *sys, size_t i) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
-  const double cell = s->cell, w0 = vbc_sph_W(&s->k, 0.0);
-#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
-    const int ignored = s->ignore_bodies && p->kind[i] == VBC_RIGID;
-    if (ignored || p->kind[i] == VBC_FLUID || !s->akinci_volumes) {
-      s->volume[i] = ignored ? 0.0 : cell;
-      continue;
-    }
-    double sum = w0;
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
-      if (p->kind[nb->index[q]] != VBC_FLUID) sum += vbc_sph_W(&s->k, nb->dist[q]);
-    s->volume[i] = 1.0 / sum;
-  }
+  const int ignored = s->ignore_bodies && p->kind[i] == VBC_RIGID;
+  if (ignored || p->kind[i] == VBC_FLUID || !s->akinci_volumes) return ignored ? 0.0 : s->cell;
+  double sum = vbc_sph_W(&s->k, 0.0);
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (p->kind[nb->index[q]] != VBC_FLUID) sum += vbc_sph_W(&s->k, nb->dist[q]);
+  return 1.0 / sum;
 }
 
 /* Fluid particles have rows; with wall_pressure so do wall and rigid particles of the layer that
@@ -215,10 +209,13 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
-  /* which particles have rows in parallel (has_row scans the lists of walls), then their numbers
-   * in particle order */
+  /* which particles have rows, and their volumes, in parallel (has_row scans the lists of walls;
+   * one team for both), then the rows' numbers in particle order */
 #pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) s->row_of[i] = has_row(s, sys, i);
+  for (size_t i = 0; i < p->n; ++i) {
+    s->row_of[i] = has_row(s, sys, i);
+    s->volume[i] = volume_of(s, sys, i);
+  }
   size_t nrows = 0;
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = s->row_of[i] ? (long)nrows++ : -1;
   if (nrows > INT32_MAX) /* pair_row holds row numbers in 32 bits */
@@ -229,7 +226,6 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   s->nmoving = 0;
   for (size_t r = 0; r < nrows; ++r)
     if (vbc_system_inv_mass(sys, s->particle_of[r]) > 0.0) s->moving[s->nmoving++] = (uint32_t)r;
-  volumes(s, sys);
   const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
   const double *qk = nb->q_scale == s->k.H ? nb->q : NULL; /* r / H per pair, if listed */
 #pragma omp parallel for schedule(guided, 4) if (nrows >= VBC_PARALLEL_MIN)
