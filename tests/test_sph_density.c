@@ -3,11 +3,13 @@
  * interface: Akinci's and lattice boundary volumes next to a flat wall, the diagonal is IISPH's
  * a_ii and the derivative of the predicted density in p_i, the matrix-free passes agree with the
  * assembled Jacobian, the mean error of the stopping test is IISPH's average density error, the
- * boundary impulses are the exact reaction to what the walls gave the fluid, and the rows need
- * lists only near the fluid unless Akinci's volumes are on. */
+ * boundary impulses are the exact reaction to what the walls gave the fluid, the rows need
+ * lists only near the fluid unless Akinci's volumes are on, and a cold start's solve is the same
+ * without the second residual pass. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/constraint.h"
 #include "app/generate.h"
@@ -395,4 +397,39 @@ Test(sph_density, rows_need_only_lists_near_the_fluid_unless_akinci_volumes) {
   }
   free(diag), free(target), free(seed), free(near);
   teardown(&f);
+}
+
+static int count_solves(void *ctx, struct vbc_problem *pb, const struct vbc_solver *s,
+                        vbc_error *err) {
+  (void)pb, (void)s, (void)err;
+  ++*(int *)ctx;
+  return VBC_OK;
+}
+
+/* A cold start (no warm start, no observer) takes the first iteration's residuals from the
+ * reference's pass instead of a second pass over the same velocities (core/constraint.c): the
+ * solve is bit for bit the one with the second pass, which an observer forces. */
+Test(sph_density, a_cold_start_reuses_the_reference_pass_bit_for_bit) {
+  fixture f, g;
+  setup(&f, 12, 10, 2);
+  setup(&g, 12, 10, 2);
+  for (size_t i = 0; i < f.p.n; ++i)
+    if (f.p.kind[i] == VBC_FLUID)
+      f.p.vel[i] = g.p.vel[i] =
+          vbc_vec_make(-2.0 * (f.p.pos[i].x - 6 * L), -1.0 * (f.p.pos[i].y - 5 * L), 0.0);
+  int observed = 0;
+  g.sys.solve_hook = count_solves;
+  g.sys.solve_hook_ctx = &observed;
+  vbc_solve_result a = solve_block(&f.sys, &f.block, "jacobi", 0.5, 1e-12, 1e-4);
+  vbc_solve_result b = solve_block(&g.sys, &g.block, "jacobi", 0.5, 1e-12, 1e-4);
+  cr_assert_eq(observed, 1, "the observer ran");
+  cr_assert_geq(a.iterations, 2);
+  cr_assert_eq(a.iterations, b.iterations);
+  cr_assert_eq(memcmp(&a.residual, &b.residual, sizeof a.residual), 0);
+  cr_assert_eq(memcmp(&a.mean_error, &b.mean_error, sizeof a.mean_error), 0);
+  cr_assert_eq(memcmp(f.block.rows.impulse, g.block.rows.impulse,
+                      f.block.rows.n * sizeof *f.block.rows.impulse), 0);
+  cr_assert_eq(memcmp(f.p.vel, g.p.vel, f.p.n * sizeof *f.p.vel), 0);
+  teardown(&f);
+  teardown(&g);
 }
