@@ -64,10 +64,7 @@ static void backup_free(backup *b) {
 /* Copy the state into the backup (save) or back. Every step makes this copy (about 3 MB on the 3D
  * peer dam break, 2.4 % of a one-thread step there), so it runs as one parallel region in which
  * each thread copies its share of every array; the bytes do not depend on who copies them.
- * At 72 bytes a particle a smaller copy does not pay for the team (farm-bench, 2 threads, serial
- * against parallel: 2D peer dam break at 13 782 and 24 120 particles 0.975 and 0.977; the 3D one
- * at 39 931 gained 0.983 from the parallel copy). */
-#define BACKUP_PARALLEL_MIN 32768
+ * Below VBC_PARALLEL_MIN_STREAM particles the copy takes less than a team start. */
 static void backup_swap(backup *b, vbc_particles *p, int save) {
   const struct {
     void *kept, *live;
@@ -78,7 +75,7 @@ static void backup_swap(backup *b, vbc_particles *p, int save) {
                {b->pressure_smoothed, p->pressure_smoothed, sizeof *p->pressure_smoothed},
                {b->number_density, p->number_density, sizeof *p->number_density}};
   const size_t n = b->n, nfields = sizeof field / sizeof field[0];
-#pragma omp parallel if (n >= BACKUP_PARALLEL_MIN)
+#pragma omp parallel if (n >= VBC_PARALLEL_MIN_STREAM)
   {
     const size_t T = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
     const size_t lo = n * t / T, hi = n * (t + 1) / T;

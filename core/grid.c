@@ -26,9 +26,9 @@ static int bounding_box(const vbc_vec *pos, size_t n, vbc_vec *lo, vbc_vec *hi) 
   double l0 = DBL_MAX, l1 = DBL_MAX, l2 = DBL_MAX, h0 = -DBL_MAX, h1 = -DBL_MAX, h2 = -DBL_MAX;
   int finite = 1;
   /* about 3 ns a particle (0.8 % of a one-thread step of the 3D peer dam break over 39 931
-   * particles): not a light loop of core/parallel.h, so the ordinary threshold */
+   * particles): a streaming pass of core/parallel.h */
 #pragma omp parallel for schedule(static) reduction(min : l0, l1, l2) reduction(max : h0, h1, h2) \
-    reduction(&& : finite) if (n >= VBC_PARALLEL_MIN)
+    reduction(&& : finite) if (n >= VBC_PARALLEL_MIN_STREAM)
   for (size_t i = 0; i < n; ++i) {
     vbc_vec p = pos[i];
     finite = finite && vbc_vec_isfinite(p);
