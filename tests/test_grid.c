@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "core/grid.h"
+#include "core/parallel.h"
 
 static double frand(unsigned *s) {
   *s = *s * 1103515245u + 12345u;
@@ -241,10 +242,11 @@ Test(colouring, covers_rows_once_and_separates_strips_of_a_colour) {
   vbc_colouring_free(&col);
 }
 
-/* The counting sort runs in blocks per thread above VBC_PARALLEL_MIN: the cells must list their
- * particles in index order, the same lists for 1, 2 and 3 threads. */
+/* The counting sort runs in blocks per thread from VBC_PARALLEL_MIN_STREAM particles: the cells
+ * must list their particles in index order, the same lists for 1, 2 and 3 threads. */
 Test(grid, sort_by_cell_is_the_same_for_any_number_of_threads) {
-  const size_t n = 9000;
+  const size_t n = 40000;
+  cr_assert_geq(n, VBC_PARALLEL_MIN_STREAM, "the sort would run on one thread");
   vbc_vec *p = make_points(n, 3, 0.1, 31u);
   vbc_grid g1 = {0}, g = {0};
   vbc_error err = {0};
