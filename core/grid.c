@@ -56,8 +56,7 @@ static size_t cell_index(const vbc_grid *g, vbc_vec p) {
  * Then the positions in that order, by axis. Sparse grids (more than 8 cells a particle) sort on
  * one thread: the counts would take a copy of the cells per thread. So do grids of fewer than
  * VBC_PARALLEL_MIN_STREAM particles: the team start and its two barriers cost more than the sort
- * (2 threads, serial against parallel: 0.965 at 13 782 particles, 0.986 at 24 120; at 39 931,
- * the 3D peer scene, 1.009). */
+ * (measured in core/parallel.h). */
 static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
   const size_t n = g->n, nc = g->ncells;
   const int team = n >= VBC_PARALLEL_MIN_STREAM && nc <= 8 * n ? omp_get_max_threads() : 1;

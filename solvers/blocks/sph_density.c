@@ -170,12 +170,12 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
  * "ignored" a rigid particle's volume is 0: every term of rho_i, J_i, A_ii, the boundary impulses
  * and the smoothed pressure carries V_j, so the block then does not see it (and has_row gives it
  * no row). */
-static double volume_of(const sph_state *s, const vbc_system *sys, size_t i) {
+static double volume_of(const sph_state *s, const vbc_system *sys, size_t i, double w0) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const int ignored = s->ignore_bodies && p->kind[i] == VBC_RIGID;
   if (ignored || p->kind[i] == VBC_FLUID || !s->akinci_volumes) return ignored ? 0.0 : s->cell;
-  double sum = vbc_sph_W(&s->k, 0.0);
+  double sum = w0; /* W(0): the particle itself */
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
     if (p->kind[nb->index[q]] != VBC_FLUID) sum += vbc_sph_W(&s->k, nb->dist[q]);
   return 1.0 / sum;
@@ -209,12 +209,13 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
+  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
   /* which particles have rows, and their volumes, in parallel (has_row scans the lists of walls;
    * one team for both), then the rows' numbers in particle order */
 #pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
     s->row_of[i] = has_row(s, sys, i);
-    s->volume[i] = volume_of(s, sys, i);
+    s->volume[i] = volume_of(s, sys, i, w0);
   }
   size_t nrows = 0;
   for (size_t i = 0; i < p->n; ++i) s->row_of[i] = s->row_of[i] ? (long)nrows++ : -1;
@@ -226,7 +227,6 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   s->nmoving = 0;
   for (size_t r = 0; r < nrows; ++r)
     if (vbc_system_inv_mass(sys, s->particle_of[r]) > 0.0) s->moving[s->nmoving++] = (uint32_t)r;
-  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
   const double *qk = nb->q_scale == s->k.H ? nb->q : NULL; /* r / H per pair, if listed */
 #pragma omp parallel for schedule(guided, 4) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
