@@ -82,8 +82,9 @@ typedef struct vbc_system {
   const vbc_neighbors *nbrs;  /* all pairs closer than r_e, at the positions of this step */
   vbc_body *bodies;           /* rigid bodies, indexed by particles->body of rigid particles */
   size_t nbodies;
-  /* Per body: the fluid's impulse on it over the last step, where a coupler records it (the
-   * staggered coupler: fixed and scripted bodies too, for drag and lift); NULL without bodies. */
+  /* Per body: the fluid's impulse on it over the last step, fixed and scripted bodies too (drag
+   * and lift), where the coupler records it (vbc_coupler_type.records_fluid_impulse: staggered,
+   * akinci); NULL without bodies. */
   vbc_vec *fluid_impulse;
   /* Contact statistics of this step, written by the contact block's prepare: pairs and largest
    * depth l - r, between bodies (rigid and wall particles) and between fluid and bodies, and

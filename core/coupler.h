@@ -103,6 +103,9 @@ typedef struct vbc_coupler_type {
   void (*free)(void *state);
   /* Optional: before the explicit terms of every step (pms keeps the bodies' velocities). */
   int (*begin_step)(vbc_coupling *c, vbc_error *err);
+  /* 1: every step writes vbc_system.fluid_impulse, the fluid's impulse on each body, fixed and
+   * scripted ones too (the drag and lift of the cylinder_flow benchmark). */
+  int records_fluid_impulse;
 } vbc_coupler_type;
 
 /* What the simulation does around the stages (app/sim.c). */

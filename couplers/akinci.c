@@ -63,7 +63,8 @@ static void *akinci_alloc(vbc_coupling *c, vbc_error *err) {
 }
 
 /* Step 3: each free or pinned body takes the boundary impulses of its particles, in particle
- * order (deterministic). A pinned body's pin row (step 4) removes what would move its pin. */
+ * order (deterministic). A pinned body's pin row (step 4) removes what would move its pin. Every
+ * body, fixed and scripted ones too, adds their sum to its fluid_impulse (drag and lift). */
 static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
@@ -71,16 +72,18 @@ static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   vbc_system *sys = c->sys;
   const vbc_particles *p = sys->particles;
   const vbc_block *fluid = &c->block[FLUID];
-  size_t movable = 0;
-  for (size_t k = 0; k < sys->nbodies; ++k) movable += vbc_body_movable(&sys->bodies[k]) != 0;
-  if (movable == 0) return VBC_OK; /* nothing takes the impulses */
+  if (sys->nbodies == 0) return VBC_OK;
   for (size_t i = 0; i < p->n; ++i) s->impulse[i] = vbc_vec_zero();
   fluid->type->boundary_impulses(fluid->state, sys, &fluid->rows, s->impulse);
   for (size_t k = 0; k < sys->nbodies; ++k) {
     vbc_body *b = &sys->bodies[k];
-    if (!vbc_body_movable(b)) continue;
-    for (size_t i = b->first; i < b->first + b->count; ++i)
-      vbc_body_push(b, p->pos[i], s->impulse[i]);
+    const int movable = vbc_body_movable(b);
+    vbc_vec sum = vbc_vec_zero();
+    for (size_t i = b->first; i < b->first + b->count; ++i) {
+      sum = vbc_vec_add(sum, s->impulse[i]);
+      if (movable) vbc_body_push(b, p->pos[i], s->impulse[i]);
+    }
+    if (sys->fluid_impulse) sys->fluid_impulse[k] = sum;
   }
   return VBC_OK;
 }
@@ -114,4 +117,5 @@ const vbc_coupler_type vbc_coupler_akinci = {
     .primary = 0,
     .alloc = akinci_alloc,
     .free = akinci_free,
+    .records_fluid_impulse = 1,
 };

@@ -173,4 +173,5 @@ const vbc_coupler_type vbc_coupler_staggered = {
     .primary = STAGE_PRESSURE,
     .alloc = stag_alloc,
     .free = stag_free,
+    .records_fluid_impulse = 1,
 };

@@ -3,10 +3,12 @@
  * cylinder; the paper draws the flow and gives no forces, so drag and lift are ours).
  *
  * The force is the impulse the coupler records on the body over a step (vbc_system.fluid_impulse:
- * the staggered coupler's reaction to the pre-pass and p^v, eq. 21 and 28, on fixed and scripted
- * bodies too) over the step's h. drag = F_x (along the flow, +x), lift = F_y. Averaged over the
- * steps that end in [from, to]: drag_mean, lift_mean, their standard deviations, and the
- * coefficients C = F / (1/2 rho U^2 D) with the scene's density and the parameters U and D. */
+ * the staggered coupler's reaction to the pre-pass and p^v, eq. 21 and 28; the akinci coupler's
+ * Akinci boundary forces; on fixed and scripted bodies too) over the step's h. Other couplers
+ * record none, and the benchmark refuses them (exit 2) rather than report a force of zero.
+ * drag = F_x (along the flow, +x), lift = F_y. Averaged over the steps that end in [from, to]:
+ * drag_mean, lift_mean, their standard deviations, and the coefficients C = F / (1/2 rho U^2 D)
+ * with the scene's density and the parameters U and D. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -32,6 +34,14 @@ static void *flow_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
   const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, flow_params, "body"), -1,
                                     err);
   if (b < 0) return NULL;
+  const vbc_coupler_type *c = sim->coupling.type;
+  if (!c->records_fluid_impulse) {
+    vbc_error_set(err, VBC_EXIT_INPUT,
+                  "%s: method.coupler: expected a coupler that records the fluid's force on "
+                  "bodies for benchmark.type \"cylinder_flow\" (\"staggered\", \"akinci\"), got "
+                  "\"%s\"", sim->scene->file, c->name);
+    return NULL;
+  }
   flow_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
   s->body = b;
