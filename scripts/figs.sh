@@ -54,7 +54,7 @@ he_hydrostatic_staggered|paper_figs/he_hydrostatic_staggered/sweep.json|mps pgs 
 he_hydrostatic_staggered_interface|paper_figs/he_hydrostatic_staggered/interface.json|staggered cg hydrostatic|
 greenhow_cylinder_entry|paper_figs/greenhow_cylinder_entry/sweep.json|staggered cg lemke cylinder_entry|
 he_buoyancy_staggered|paper_figs/he_buoyancy_staggered/sweep.json|staggered cg buoyancy|spacing=0.04
-he_fig12_cylinder_flow|paper_figs/he_fig12_cylinder_flow/run.sh|staggered cg cylinder_flow|
+he_fig12_cylinder_flow|paper_figs/he_fig12_cylinder_flow/run.sh|staggered cg akinci sph_density jacobi cylinder_flow|
 '
 
 registered=$("$vbc" list | awk '/^  [a-z]/ { print $1 }')
