@@ -2,6 +2,7 @@
  * the step skeleton and its report; see coupler.h. */
 #include <string.h>
 
+#include "core/body.h"
 #include "core/clock.h"
 #include "core/coupler.h"
 
@@ -174,4 +175,20 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err) {
   rep->advect_seconds = vbc_now() - t0;
   c->report = NULL;
   return rc;
+}
+
+void vbc_coupling_push_boundary_impulses(vbc_system *sys, const vbc_block *blk, vbc_vec *scratch) {
+  if (blk->type == NULL || blk->type->boundary_impulses == NULL || sys->nbodies == 0) return;
+  const vbc_particles *p = sys->particles;
+  for (size_t i = 0; i < p->n; ++i) scratch[i] = vbc_vec_zero();
+  blk->type->boundary_impulses(blk->state, sys, &blk->rows, scratch);
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    vbc_body *b = &sys->bodies[k];
+    const int movable = vbc_body_movable(b);
+    for (size_t i = b->first; i < b->first + b->count; ++i) {
+      if (sys->fluid_impulse)
+        sys->fluid_impulse[k] = vbc_vec_add(sys->fluid_impulse[k], scratch[i]);
+      if (movable) vbc_body_push(b, p->pos[i], scratch[i]);
+    }
+  }
 }

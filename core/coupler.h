@@ -167,6 +167,14 @@ void vbc_coupling_free(vbc_coupling *c);
  * On failure the report holds the stages up to the failing one. */
 int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err);
 
+/* For weak couplers' hooks: the reaction block blk reports on wall and rigid particles
+ * (vbc_block_type.boundary_impulses, gathered into scratch, one entry per particle) passed on to
+ * the bodies. Each free or pinned body takes its particles' impulses in particle order (force and
+ * torque about its centre; deterministic), and every body, fixed and scripted ones too, adds them
+ * to sys->fluid_impulse (drag and lift; the caller zeroes it once a step). Does nothing without
+ * bodies or without boundary_impulses. */
+void vbc_coupling_push_boundary_impulses(vbc_system *sys, const vbc_block *blk, vbc_vec *scratch);
+
 /* The group of `type` named key, and the scene's choice for it, NULL if absent. */
 const vbc_group_spec *vbc_coupler_group(const vbc_coupler_type *type, const char *key);
 const vbc_method_group *vbc_method_group_find(const vbc_method_group *groups, size_t n,

@@ -70,21 +70,9 @@ static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   if (!ok) return VBC_OK;
   akinci_state *s = c->state;
   vbc_system *sys = c->sys;
-  const vbc_particles *p = sys->particles;
-  const vbc_block *fluid = &c->block[FLUID];
-  if (sys->nbodies == 0) return VBC_OK;
-  for (size_t i = 0; i < p->n; ++i) s->impulse[i] = vbc_vec_zero();
-  fluid->type->boundary_impulses(fluid->state, sys, &fluid->rows, s->impulse);
-  for (size_t k = 0; k < sys->nbodies; ++k) {
-    vbc_body *b = &sys->bodies[k];
-    const int movable = vbc_body_movable(b);
-    vbc_vec sum = vbc_vec_zero();
-    for (size_t i = b->first; i < b->first + b->count; ++i) {
-      sum = vbc_vec_add(sum, s->impulse[i]);
-      if (movable) vbc_body_push(b, p->pos[i], s->impulse[i]);
-    }
-    if (sys->fluid_impulse) sys->fluid_impulse[k] = sum;
-  }
+  for (size_t k = 0; sys->fluid_impulse && k < sys->nbodies; ++k)
+    sys->fluid_impulse[k] = vbc_vec_zero();
+  vbc_coupling_push_boundary_impulses(sys, &c->block[FLUID], s->impulse);
   return VBC_OK;
 }
 

@@ -72,26 +72,11 @@ static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
   return VBC_OK;
 }
 
-/* Each free or pinned body takes the reaction impulses block `slot` reports for its particles
- * (eq. 21: force and torque about the centre), in particle order (deterministic); every body,
- * fixed and scripted ones too, adds their sum to its fluid_impulse (drag and lift). */
+/* The bodies take the reaction impulses block `slot` reports for their particles (eq. 21: force
+ * and torque about the centre), and every body records them as drag and lift (core/coupler.h). */
 static void push_bodies(vbc_coupling *c, int slot) {
   staggered_state *s = c->state;
-  vbc_system *sys = c->sys;
-  const vbc_particles *p = sys->particles;
-  const vbc_block *blk = &c->block[slot];
-  if (blk->type == NULL || blk->type->boundary_impulses == NULL || sys->nbodies == 0) return;
-  for (size_t i = 0; i < p->n; ++i) s->impulse[i] = vbc_vec_zero();
-  blk->type->boundary_impulses(blk->state, sys, &blk->rows, s->impulse);
-  for (size_t k = 0; k < sys->nbodies; ++k) {
-    vbc_body *b = &sys->bodies[k];
-    const int movable = vbc_body_movable(b);
-    for (size_t i = b->first; i < b->first + b->count; ++i) {
-      if (sys->fluid_impulse)
-        sys->fluid_impulse[k] = vbc_vec_add(sys->fluid_impulse[k], s->impulse[i]);
-      if (movable) vbc_body_push(b, p->pos[i], s->impulse[i]);
-    }
-  }
+  vbc_coupling_push_boundary_impulses(c->sys, &c->block[slot], s->impulse);
 }
 
 /* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour
