@@ -147,6 +147,11 @@ static const vbc_param_spec stag_params[] = {
      "where p = 0: particles (He: on the eq. 25 surface particles) or interface (l/2 beyond them; "
      "they hold their row neighbours' pressure extrapolated to it, staggered_surface.c)",
      surface_pressure_choices},
+    {"surface_fit_radius", VBC_PARAM_NUMBER, 2.5, 0.0, 10.0, 0,
+     "surface_pressure interface: the interface's normal is that of the least-squares line "
+     "(plane) through the surface particles within this radius, in units of l; 0: eq. 25's "
+     "asymmetry direction (which tilts with every sideways step of the surface layer)",
+     NULL},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -167,11 +172,13 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->unilateral = vbc_param_bool(params, stag_params, "unilateral");
   s->relative_divergence = vbc_param_choice(params, stag_params, "divergence") == 1;
   s->body_load = (vbc_staggered_body_load)vbc_param_choice(params, stag_params, "body_load");
-  if (vbc_param_choice(params, stag_params, "surface_pressure") == 1)
+  if (vbc_param_choice(params, stag_params, "surface_pressure") == 1) {
     s->interface_depth = 0.5 * sys->spacing;
+    s->fit_radius = vbc_param_number(params, stag_params, "surface_fit_radius") * sys->spacing;
+  }
   if (s->body_load == VBC_LOAD_IMPLICIT)
     s->body_scale = vbc_staggered_body_scale(&s->k, sys->dim, sys->spacing);
-  *support = s->k.H;
+  *support = fmax(s->k.H, s->fit_radius);
   return s;
 }
 

@@ -49,9 +49,12 @@ typedef struct vbc_staggered_state {
   unsigned char *surface; /* per particle: fluid on the free surface (no row), 1 by eq. 25, 2 by
                            * §5.2's rule for regions without one */
   vbc_vec *inward;        /* per eq. 25 surface particle: its asymmetry sum's direction (unit,
-                           * into the fluid and solids); else zero */
+                           * into the fluid and solids), under surface_pressure interface the
+                           * fitted surface's normal when there is one; else zero */
   double interface_depth; /* surface_pressure interface: p = 0 this far (l/2) beyond the eq. 25
                            * surface particles; 0: p = 0 on them (He) */
+  double fit_radius;      /* surface_pressure interface: the surface particles this close are
+                           * fitted with a line (plane); 0: eq. 25's asymmetry direction */
   double *rho;            /* per particle: eq. 22 for fluid, rho0 for solids */
   double *count;          /* per particle: N_i, neighbours closer than H */
   vbc_vec *normal;        /* per solid particle next to fluid: n^s (eq. 20) */
@@ -90,6 +93,10 @@ void vbc_staggered_close_regions(vbc_staggered_state *s, const vbc_system *sys);
  * interface_depth beyond surf (staggered_surface.c). */
 double vbc_staggered_surface_share(const vbc_staggered_state *s, const vbc_system *sys,
                                    size_t surf, size_t row);
+
+/* Eigenvalues (diagonal of a on return) and eigenvectors (columns of v) of the symmetric 3x3 a,
+ * by cyclic Jacobi rotations (a fixed order: the same bits on every thread; staggered_remap.c). */
+void vbc_staggered_eigen3(double a[3][3], double v[3][3]);
 
 /* The velocity change of fluid particle i from its staggered particles (eq. 14-19), after the
  * solve has written the pressures (staggered_remap.c). */

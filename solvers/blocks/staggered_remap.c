@@ -17,9 +17,7 @@
 
 #include "solvers/blocks/staggered.h"
 
-/* Eigenvalues (diagonal of a on return) and eigenvectors (columns of v) of the symmetric 3x3 a,
- * by cyclic Jacobi rotations (a fixed order: the same bits on every thread). */
-static void eigen3(double a[3][3], double v[3][3]) {
+void vbc_staggered_eigen3(double a[3][3], double v[3][3]) {
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) v[r][c] = r == c;
   for (int sweep = 0; sweep < 32; ++sweep) {
@@ -56,7 +54,7 @@ typedef struct remap_map {
 
 static remap_map floored_inverse(double m[3][3], double floor) {
   remap_map r;
-  eigen3(m, r.v);
+  vbc_staggered_eigen3(m, r.v);
   for (int k = 0; k < 3; ++k) r.lambda[k] = fmax(m[k][k], floor);
   return r;
 }

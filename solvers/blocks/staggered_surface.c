@@ -38,7 +38,15 @@
  * delta the depth of i below s. Row i's term c_is (p_s - p_i) becomes -c_is (1 - share_is) p_i,
  * a diagonal term only, so A stays symmetric with A_ij <= 0, and a surface neighbour level with
  * i (delta = 0) holds i's pressure. After the solve each surface particle takes the c-weighted
- * mean of its row neighbours' extrapolations, which the remap and the frames read. */
+ * mean of its row neighbours' extrapolations, which the remap and the frames read.
+ * The normal n_s: eq. 25's asymmetry direction tilts whenever the surface layer's particles step
+ * sideways, the shares and so the rows' pressures follow it, and on still water a surface mode
+ * grew from 1-2 s (docs/staggered.md). With surface_fit_radius > 0, n_s is instead the normal of
+ * the least-squares line (plane) through the surface particles within that radius, s included,
+ * equal weights (the smallest principal direction of their scatter), oriented into the fluid by
+ * the asymmetry direction; sideways steps within the layer leave it unchanged. Where the fit is
+ * not a line (plane) -- fewer than d particles, or a scatter across it more than a quarter of the
+ * next direction's -- the asymmetry direction stays. */
 #include <math.h>
 
 #include "core/parallel.h"
@@ -125,10 +133,77 @@ double vbc_staggered_surface_share(const vbc_staggered_state *s, const vbc_syste
   return d / (d + fmax(0.0, vbc_vec_dot(vbc_vec_sub(x[row], x[surf]), s->inward[surf])));
 }
 
+/* The normal of the line (plane) fitted to the eq. 25 surface particles within fit_radius of
+ * surface particle i; 0 when they are not one. */
+static int fitted_normal(const vbc_staggered_state *s, const vbc_system *sys, size_t i,
+                         vbc_vec *normal) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  const double R = s->fit_radius;
+  /* offsets from x_i: the same fit, without the cancellation of absolute coordinates */
+  vbc_vec sum = vbc_vec_zero();
+  double n = 1.0, c[3][3] = {{0.0}};
+  for (int pass = 0; pass < 2; ++pass) {
+    const vbc_vec mean = vbc_vec_scale(sum, 1.0 / n);
+    if (pass == 1) { /* particle i itself, at offset 0 */
+      const double m[3] = {-mean.x, -mean.y, -mean.z};
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) c[a][b] += m[a] * m[b];
+    }
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const size_t j = nb->index[q];
+      if (s->surface[j] != 1 || !(nb->dist[q] < R)) continue;
+      const vbc_vec r = vbc_vec_sub(p->pos[j], p->pos[i]);
+      if (pass == 0) {
+        sum = vbc_vec_add(sum, r), n += 1.0;
+        continue;
+      }
+      const double m[3] = {r.x - mean.x, r.y - mean.y, r.z - mean.z};
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) c[a][b] += m[a] * m[b];
+    }
+    if (pass == 0 && n < (double)sys->dim) return 0;
+  }
+  if (sys->dim == 2) { /* the smaller principal direction of the 2x2 scatter */
+    const double half = 0.5 * (c[0][0] + c[1][1]);
+    const double rad = hypot(0.5 * (c[0][0] - c[1][1]), c[0][1]);
+    if (half - rad > 0.25 * (half + rad)) return 0;
+    const double th = 0.5 * atan2(2.0 * c[0][1], c[0][0] - c[1][1]); /* the larger one */
+    *normal = vbc_vec_make(-sin(th), cos(th), 0.0);
+    return 1;
+  }
+  double v[3][3];
+  vbc_staggered_eigen3(c, v);
+  int lo = 0, mid;
+  for (int k = 1; k < 3; ++k)
+    if (c[k][k] < c[lo][lo]) lo = k;
+  mid = lo == 0 ? 1 : 0;
+  for (int k = 0; k < 3; ++k)
+    if (k != lo && c[k][k] < c[mid][mid]) mid = k;
+  if (c[lo][lo] > 0.25 * c[mid][mid]) return 0;
+  *normal = vbc_vec_make(v[0][lo], v[1][lo], v[2][lo]);
+  return 1;
+}
+
+/* surface_pressure interface with surface_fit_radius > 0: inward becomes the fitted normal, into
+ * the fluid (only particle i's own entry changes, so the loop is parallel). */
+static void fit_surface_normals(vbc_staggered_state *s, const vbc_system *sys) {
+  const vbc_particles *p = sys->particles;
+#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    vbc_vec n;
+    if (s->surface[i] != 1 || vbc_vec_dot(s->inward[i], s->inward[i]) == 0.0 ||
+        !fitted_normal(s, sys, i, &n))
+      continue;
+    s->inward[i] = vbc_vec_dot(n, s->inward[i]) < 0.0 ? vbc_vec_scale(n, -1.0) : n;
+  }
+}
+
 void vbc_staggered_geometry(vbc_staggered_state *s, const vbc_system *sys) {
   densities_and_counts(s, sys);
   /* eq. 20 (core/solid_normal.h) over the staggered pairs: 0 < r < H (1 - 1e-9) */
   vbc_solid_normals(sys, &s->k, s->k.H * (1.0 - 1e-9), s->normal);
   free_surface(s, sys);
+  if (s->interface_depth > 0.0 && s->fit_radius > 0.0) fit_surface_normals(s, sys);
   vbc_staggered_close_regions(s, sys);
 }
