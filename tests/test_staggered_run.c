@@ -215,3 +215,37 @@ Test(staggered_run, fitted_interface_normal_keeps_the_tank_at_rest, .timeout = 3
   cr_assert_lt(fabs(fit_height - 0.6), 0.0015, "fitted normal: surface at %g m", fit_height);
   cr_assert_gt(asy, 0.025, "asymmetry direction: %g m/s (the mode this option removes)", asy);
 }
+
+/* Eq. 25 in 3D: on the cubic lattice the top layer has Asy = 0.262 h (Wendland C2, h = H/2), so
+ * He's 0.3 h finds no surface on still water, §5.2 makes the whole region surface and p^v has no
+ * rows; the 3D default, 0.2, finds the top layer (staggered_surface.c). A tank 0.48 m deep at
+ * l = 0.08 m, five steps: p^v iterations per step 0 at 0.3, > 0 at the default. */
+static double tank3d_iterations(const char *name, const char *asymmetry) {
+  char scene_dir[256];
+  snprintf(scene_dir, sizeof scene_dir, "%s_scene", name);
+  const char *dir = test_dir(scene_dir); /* run_scene empties test_dir(name) */
+  const char *scene = write_text(
+      dir, "tank3d.json",
+      "{\"dim\": 3, \"spacing\": 0.08, \"time\": {\"dt\": 0.002, \"end\": 0.01},"
+      " \"gravity\": [0, -10, 0],"
+      " \"fluid\": {\"density\": 1000, \"re_over_l\": 2.5, \"sph_kernel\": \"wendland_c2\"},"
+      " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0, 0], \"max\": [0.48, 0.48, 0.48]},"
+      " {\"type\": \"tank\", \"min\": [0, 0, 0], \"max\": [0.48, 0.64, 0.48]}],"
+      " \"method\": {\"coupler\": \"staggered\","
+      " \"fluid\": {\"constraint\": \"staggered\", \"solver\": \"cg\"}}}");
+  char set[128];
+  snprintf(set, sizeof set, "method.fluid.surface_asymmetry=%s", asymmetry);
+  cJSON *s = run_scene(name, scene, SETS(set), 1);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const double it = json_number(s, "solver.stages.1.iterations_mean");
+  cJSON_Delete(s);
+  return it;
+}
+
+Test(staggered_run, the_3d_default_threshold_finds_a_flat_surface, .timeout = 120) {
+  const double he = tank3d_iterations("stag_tank3d_he", "0.3");
+  const double def = tank3d_iterations("stag_tank3d_default", "-1");
+  cr_log_info("p^v iterations per step: 0.3 h %g, default %g", he, def);
+  cr_assert_eq(he, 0.0, "He's 0.3 h on a still 3D lattice: %g iterations", he);
+  cr_assert_gt(def, 1.0, "the 3D default: %g iterations", def);
+}

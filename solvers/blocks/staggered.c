@@ -103,8 +103,10 @@ static const char *const body_load_choices[] = {"momentum", "pressure", "both", 
 static const char *const surface_pressure_choices[] = {"particles", "interface", NULL};
 
 static const vbc_param_spec stag_params[] = {
-    {"surface_asymmetry", VBC_PARAM_NUMBER, 0.3, 0.0, 100.0, 0,
-     "free surface (eq. 25): Asy_i > this times h = H/2, the kernel's smoothing length (He: 0.3)",
+    {"surface_asymmetry", VBC_PARAM_NUMBER, -1.0, -1.0, 100.0, 0,
+     "free surface (eq. 25): Asy_i > this times h = H/2, the kernel's smoothing length; negative "
+     "(the default): He's 0.3 in 2D, 0.2 in 3D, where a still lattice's top layer has Asy = "
+     "0.26 h (Wendland C2) and He's 0.3 finds no surface",
      NULL},
     {"surface_density", VBC_PARAM_NUMBER, 0.7, 0.0, 1.0, 0,
      "free surface: rho_i < this times rho0 (He: 0.7)", NULL},
@@ -161,6 +163,7 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->k = sys->sph;
   s->lattice_sum = vbc_sph_lattice_sum(&s->k, sys->spacing, 1.0);
   s->asymmetry = vbc_param_number(params, stag_params, "surface_asymmetry");
+  if (s->asymmetry < 0.0) s->asymmetry = sys->dim == 3 ? 0.2 : 0.3;
   s->rho_min = vbc_param_number(params, stag_params, "surface_density");
   s->no_slip = vbc_param_choice(params, stag_params, "slip") == 1;
   const int body_slip = vbc_param_choice(params, stag_params, "body_slip");

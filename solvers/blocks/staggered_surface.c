@@ -20,7 +20,10 @@
  * with support H (h = l at vbc's default H = 2 l). Measured on the square lattice with Wendland
  * C2 at H = 2 l: a top-layer particle has Asy = 0.394 l and rho = 0.869 rho0, every deeper one
  * Asy = 0. With self included (Asy = 0.151 l) or with h = H (threshold 0.6 l) the top layer
- * would not be found.
+ * would not be found. On the cubic lattice in 3D it has Asy = 0.262 h (Wendland C2; 0.281 h with
+ * the cubic spline, at most 0.30 h up to H = 4 l) and rho = 0.876 rho0: He's 0.3 h finds no
+ * surface on still 3D water, the rule below then makes the whole region surface (p^v = 0) and the
+ * water falls through its first steps, so the default threshold is 0.2 in 3D (0.3, He's, in 2D).
  * Regions without surface (§5.2): every connected fluid region (fluid pairs closer than H) in
  * which no particle is surface is marked surface as a whole, so that the pressure equation has a
  * Dirichlet condition in every region and is positive definite (surface 2: they keep p = 0
