@@ -393,7 +393,7 @@ Test(staggered_input, bad_values_of_the_blocks_keys) {
                    FRAGMENTS("method.fluid.remap", "normalised", "literal"));
   expect_bad_input("stag_density", staggered_scene, SETS("method.fluid.surface_density=1.5"),
                    FRAGMENTS("method.fluid.surface_density"));
-  expect_bad_input("stag_asym", staggered_scene, SETS("method.fluid.surface_asymmetry=-1"),
+  expect_bad_input("stag_asym", staggered_scene, SETS("method.fluid.surface_asymmetry=-2"),
                    FRAGMENTS("method.fluid.surface_asymmetry"));
   expect_bad_input("stag_sticking", staggered_scene, SETS("method.fluid.no_sticking=3"),
                    FRAGMENTS("method.fluid.no_sticking"));
