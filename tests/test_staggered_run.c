@@ -189,8 +189,8 @@ static double series_max_speed(const char *name) {
  * grows; the normal of the line fitted through the surface particles does not tilt with them.
  * Measured on the tank at l = 0.04 m (coupler staggered, cg with SSOR, the scene's XSPH 0.05),
  * 0-5 s, largest speed of series.csv / highest free_surface_height: fitted normal (the default)
- * 0.0083 m/s / 0.6007 m; asymmetry direction 0.041 m/s / 0.6018 m, and 0.059 m/s by 6 s with the
- * water 7 mm high; He's p = 0 on the particles 0.011 m/s / 0.6004 m. */
+ * 0.0083 m/s / 0.6007 m; asymmetry direction 0.038 m/s / 0.6016 m (the water 2.8 mm high by 6 s);
+ * He's p = 0 on the particles 0.011 m/s / 0.6004 m. */
 static double interface_run(const char *name, const char *fit_radius, double *height) {
   char set[128];
   snprintf(set, sizeof set, "method.fluid.surface_fit_radius=%s", fit_radius);
