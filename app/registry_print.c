@@ -45,6 +45,8 @@ static void print_group(const vbc_coupler_type *t, const vbc_group_spec *g, FILE
 
 static void print_coupler(const vbc_coupler_type *t, FILE *out) {
   fprintf(out, "  %-16s %s\n", t->name, t->summary);
+  if (t->records_fluid_impulse)
+    fprintf(out, "      records the fluid's force on every body (benchmark cylinder_flow)\n");
   print_params(out, t->params);
   for (size_t g = 0; g < t->ngroups; ++g) print_group(t, &t->groups[g], out);
   for (size_t s = 0; s < t->nstages; ++s) {

@@ -162,6 +162,8 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err) {
   memset(rep, 0, sizeof *rep);
   rep->trace = trace;
   c->report = rep;
+  if (c->type->records_fluid_impulse && c->sys->fluid_impulse)
+    for (size_t k = 0; k < c->sys->nbodies; ++k) c->sys->fluid_impulse[k] = vbc_vec_zero();
   double t0 = vbc_now();
   int rc = c->ops.neighbours(c->ops.ctx, err);
   rep->neighbours_seconds = vbc_now() - t0;

@@ -104,7 +104,8 @@ typedef struct vbc_coupler_type {
   /* Optional: before the explicit terms of every step (pms keeps the bodies' velocities). */
   int (*begin_step)(vbc_coupling *c, vbc_error *err);
   /* 1: every step writes vbc_system.fluid_impulse, the fluid's impulse on each body, fixed and
-   * scripted ones too (the drag and lift of the cylinder_flow benchmark). */
+   * scripted ones too (the drag and lift of the cylinder_flow benchmark); vbc_coupling_step
+   * zeroes it before the step, and the coupler's hooks add to it. */
   int records_fluid_impulse;
 } vbc_coupler_type;
 
@@ -171,7 +172,7 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err);
  * (vbc_block_type.boundary_impulses, gathered into scratch, one entry per particle) passed on to
  * the bodies. Each free or pinned body takes its particles' impulses in particle order (force and
  * torque about its centre; deterministic), and every body, fixed and scripted ones too, adds them
- * to sys->fluid_impulse (drag and lift; the caller zeroes it once a step). Does nothing without
+ * to sys->fluid_impulse (drag and lift; vbc_coupling_step zeroes it). Does nothing without
  * bodies or without boundary_impulses. */
 void vbc_coupling_push_boundary_impulses(vbc_system *sys, const vbc_block *blk, vbc_vec *scratch);
 

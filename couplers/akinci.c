@@ -69,10 +69,7 @@ static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
   akinci_state *s = c->state;
-  vbc_system *sys = c->sys;
-  for (size_t k = 0; sys->fluid_impulse && k < sys->nbodies; ++k)
-    sys->fluid_impulse[k] = vbc_vec_zero();
-  vbc_coupling_push_boundary_impulses(sys, &c->block[FLUID], s->impulse);
+  vbc_coupling_push_boundary_impulses(c->sys, &c->block[FLUID], s->impulse);
   return VBC_OK;
 }
 

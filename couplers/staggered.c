@@ -67,8 +67,6 @@ static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
                4, err) != VBC_OK)
     return err->code;
   memcpy(s->u, p->vel, p->n * sizeof *s->u);
-  for (size_t k = 0; c->sys->fluid_impulse && k < c->sys->nbodies; ++k)
-    c->sys->fluid_impulse[k] = vbc_vec_zero();
   return VBC_OK;
 }
 

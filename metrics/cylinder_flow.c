@@ -38,7 +38,7 @@ static void *flow_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err)
   if (!c->records_fluid_impulse) {
     vbc_error_set(err, VBC_EXIT_INPUT,
                   "%s: method.coupler: expected a coupler that records the fluid's force on "
-                  "bodies for benchmark.type \"cylinder_flow\" (\"staggered\", \"akinci\"), got "
+                  "bodies for benchmark.type \"cylinder_flow\" (`vbc list` marks them), got "
                   "\"%s\"", sim->scene->file, c->name);
     return NULL;
   }
