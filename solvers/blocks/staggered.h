@@ -97,6 +97,8 @@ double vbc_staggered_surface_share(const vbc_staggered_state *s, const vbc_syste
 /* Eigenvalues (diagonal of a on return) and eigenvectors (columns of v) of the symmetric 3x3 a,
  * by cyclic Jacobi rotations (a fixed order: the same bits on every thread; staggered_remap.c). */
 void vbc_staggered_eigen3(double a[3][3], double v[3][3]);
+/* m += n n^T. */
+void vbc_staggered_add_moment(double m[3][3], vbc_vec n);
 
 /* The velocity change of fluid particle i from its staggered particles (eq. 14-19), after the
  * solve has written the pressures (staggered_remap.c). */

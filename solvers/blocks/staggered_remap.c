@@ -69,7 +69,7 @@ static vbc_vec remap_apply(const remap_map *r, vbc_vec b) {
   return vbc_vec_make(x[0], x[1], x[2]);
 }
 
-static void add_moment(double m[3][3], vbc_vec n) {
+void vbc_staggered_add_moment(double m[3][3], vbc_vec n) {
   const double v[3] = {n.x, n.y, n.z};
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b) m[a][b] += v[a] * v[b];
@@ -89,10 +89,10 @@ static size_t gather(const vbc_staggered_state *s, const vbc_system *sys, size_t
     if (s->grad[q] != 0.0) { /* a fluid pair: dv = -(h/rho) (p_j - p_i)/r n  (eq. 11, 14) */
       const vbc_vec n = vbc_vec_scale(vbc_vec_sub(p->pos[j], p->pos[i]), 1.0 / nb->dist[q]);
       *sum = vbc_vec_axpy(*sum, -h * s->grad[q] * (p->pressure[j] - p->pressure[i]), n);
-      add_moment(m, n), ++k;
+      vbc_staggered_add_moment(m, n), ++k;
     } else if (vbc_vec_norm2(s->wall_dir[q]) > 0.0) { /* an imposed solid pair */
       *sum = vbc_vec_add(*sum, s->wall_dv[q]);
-      add_moment(m, s->wall_dir[q]), ++k;
+      vbc_staggered_add_moment(m, s->wall_dir[q]), ++k;
     }
   }
   return k;

@@ -147,37 +147,29 @@ double vbc_staggered_surface_share(const vbc_staggered_state *s, const vbc_syste
   return d / (d + fmax(SHARE_MIN_DEPTH * d, depth));
 }
 
+/* Whether list entry q of a surface particle takes part in its fit. */
+static int in_fit(const vbc_staggered_state *s, const vbc_neighbors *nb, size_t q) {
+  return s->surface[nb->index[q]] == 1 && nb->dist[q] < s->fit_radius;
+}
+
 /* The normal of the line (plane) fitted to the eq. 25 surface particles within fit_radius of
  * surface particle i; 0 when they are not one. */
 static int fitted_normal(const vbc_staggered_state *s, const vbc_system *sys, size_t i,
                          vbc_vec *normal) {
-  const vbc_particles *p = sys->particles;
+  const vbc_vec *x = sys->particles->pos;
   const vbc_neighbors *nb = sys->nbrs;
-  const double R = s->fit_radius;
   /* offsets from x_i: the same fit, without the cancellation of absolute coordinates */
-  vbc_vec sum = vbc_vec_zero();
-  double n = 1.0, c[3][3] = {{0.0}};
-  for (int pass = 0; pass < 2; ++pass) {
-    const vbc_vec mean = vbc_vec_scale(sum, 1.0 / n);
-    if (pass == 1) { /* particle i itself, at offset 0 */
-      const double m[3] = {-mean.x, -mean.y, -mean.z};
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) c[a][b] += m[a] * m[b];
-    }
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      const size_t j = nb->index[q];
-      if (s->surface[j] != 1 || !(nb->dist[q] < R)) continue;
-      const vbc_vec r = vbc_vec_sub(p->pos[j], p->pos[i]);
-      if (pass == 0) {
-        sum = vbc_vec_add(sum, r), n += 1.0;
-        continue;
-      }
-      const double m[3] = {r.x - mean.x, r.y - mean.y, r.z - mean.z};
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) c[a][b] += m[a] * m[b];
-    }
-    if (pass == 0 && n < (double)sys->dim) return 0;
-  }
+  vbc_vec mean = vbc_vec_zero();
+  double n = 1.0; /* i itself, at offset 0 */
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (in_fit(s, nb, q)) mean = vbc_vec_add(mean, vbc_vec_sub(x[nb->index[q]], x[i])), n += 1.0;
+  if (n < (double)sys->dim) return 0;
+  mean = vbc_vec_scale(mean, 1.0 / n);
+  double c[3][3] = {{0.0}};
+  vbc_staggered_add_moment(c, vbc_vec_scale(mean, -1.0));
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+    if (in_fit(s, nb, q))
+      vbc_staggered_add_moment(c, vbc_vec_sub(vbc_vec_sub(x[nb->index[q]], x[i]), mean));
   if (sys->dim == 2) { /* the smaller principal direction of the 2x2 scatter */
     const double half = 0.5 * (c[0][0] + c[1][1]);
     const double rad = hypot(0.5 * (c[0][0] - c[1][1]), c[0][1]);
