@@ -48,10 +48,11 @@ static double polygon_area2(const vbc_body_shape *s) {
 
 /* Convex polygon in either orientation: inside iff more than tol on the inner side of every
  * edge (the inner side is the left one for counter-clockwise vertices). */
-static int polygon_contains(const vbc_body_shape *s, vbc_vec x) {
+static int polygon_contains(const vbc_body_shape *s, int dim, vbc_vec x) {
   vbc_vec lo, hi;
-  vbc_body_shape_bounds(s, 2, &lo, &hi);
-  const double tol = SHAPE_TOL * fmax(hi.x - lo.x, hi.y - lo.y);
+  vbc_body_shape_bounds(s, dim, &lo, &hi);
+  const double tol = SHAPE_TOL * fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z);
+  if (dim == 3 && (x.z <= lo.z + tol || x.z >= hi.z - tol)) return 0; /* the extrusion's ends */
   const double orient = polygon_area2(s) >= 0.0 ? 1.0 : -1.0;
   for (size_t k = 0; k < s->nvertices; ++k) {
     vbc_vec a = s->vertices[k], b = s->vertices[(k + 1) % s->nvertices];
@@ -67,7 +68,7 @@ int vbc_body_shape_contains(const vbc_body_shape *s, int dim, vbc_vec x) {
     case VBC_BODY_BOX: return box_contains(s, dim, x);
     case VBC_BODY_DISK: return disk_contains(s, dim, x);
     case VBC_BODY_CROSS: return cross_contains(s, dim, x);
-    case VBC_BODY_POLYGON: return dim == 2 && polygon_contains(s, x);
+    case VBC_BODY_POLYGON: return polygon_contains(s, dim, x);
     case VBC_BODY_UNION:
       for (size_t k = 0; k < s->nparts; ++k)
         if (vbc_body_shape_contains(&s->parts[k], dim, x)) return 1;
@@ -104,6 +105,7 @@ void vbc_body_shape_bounds(const vbc_body_shape *s, int dim, vbc_vec *lo, vbc_ve
     case VBC_BODY_CROSS: cross_bounds(s, dim, lo, hi); break;
     case VBC_BODY_POLYGON:
       for (size_t k = 0; k < s->nvertices; ++k) grow(lo, hi, s->vertices[k], s->vertices[k]);
+      lo->z = s->min.z, hi->z = s->max.z; /* 3D: along z from min.z to max.z */
       break;
     case VBC_BODY_UNION:
       for (size_t k = 0; k < s->nparts; ++k) {

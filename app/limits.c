@@ -44,7 +44,7 @@ static double body_count(int dim, double l, const vbc_body_shape *sh) {
         vbc_vec a = sh->vertices[k], b = sh->vertices[(k + 1) % sh->nvertices];
         area += a.x * b.y - b.x * a.y;
       }
-      return 0.5 * fabs(area) / cell;
+      return 0.5 * fabs(area) * (dim == 3 ? sh->max.z - sh->min.z : 1.0) / cell;
     case VBC_BODY_UNION: /* parts may overlap: an upper bound */
       for (size_t k = 0; k < sh->nparts; ++k) area += body_count(dim, l, &sh->parts[k]);
       return area;

@@ -76,8 +76,8 @@ void vbc_registry_print(const vbc_registry *r, FILE *out) {
   }
   fprintf(out,
           "bodies (scene key bodies.N; docs/scene-format.md#bodies):\n"
-          "  shape.type       box, disk, cross, polygon (2D), wedge (2D: apex, deadrise_deg, "
-          "breadth, height), union, mesh (3D)\n"
+          "  shape.type       box, disk, cross, polygon (2D), wedge (apex, deadrise_deg, "
+          "breadth, height; 3D: length), union, mesh (3D)\n"
           "  motion           free, fixed, pinned, scripted\n"
           "  lock             free bodies: the world axes it cannot move along, an array of "
           "\"x\", \"y\", \"z\" (3D), \"rotation_x\", \"rotation_y\" (3D), \"rotation_z\", "

@@ -42,7 +42,8 @@ typedef enum vbc_body_shape_type {
   VBC_BODY_DISK,    /* center, radius: a disk in 2D, a ball in 3D */
   VBC_BODY_CROSS,   /* center, length, width, angle: two bars of length x width crossing at the
                        centre (3D: bars of square cross-section width x width) */
-  VBC_BODY_POLYGON, /* vertices of a convex polygon (2D only; also the shape `wedge`) */
+  VBC_BODY_POLYGON, /* vertices of a convex polygon (also the shape `wedge`); in 3D (`wedge`
+                       only) the polygon extruded along z over [min.z, max.z] */
   VBC_BODY_UNION,   /* parts: a point is inside if it is inside any part */
   VBC_BODY_MESH     /* file (STL), scale, rotate, translate: a closed triangle mesh (3D only) */
 } vbc_body_shape_type;

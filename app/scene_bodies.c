@@ -118,8 +118,8 @@ static int load_body_polygon(vbc_jctx *c, const vbc_scene *s, cJSON *item, const
   char p[256], vp[256], got[96];
   if (s->dim != 2)
     return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: %s: expected \"box\", \"disk\", \"cross\", \"mesh\" or \"union\" "
-                         "in 3D (polygon is 2D only), got \"polygon\"",
+                         "%s: %s: expected \"box\", \"disk\", \"cross\", \"wedge\", \"mesh\" or "
+                         "\"union\" in 3D (polygon is 2D only), got \"polygon\"",
                          c->file, vbc_path_join(p, sizeof p, path, "type"));
   if (vbc_json_check_keys(c, item, path, keys)) return c->err->code;
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, "vertices");

@@ -6,7 +6,9 @@
  * two bottom faces rise at the deadrise angle beta above the horizontal to the chines at
  * apex + (+-B/2, (B/2) tan beta); above the chines the sides are vertical up to apex.y + height
  * (default: the chine height, a triangle). It is stored as the convex polygon of those vertices,
- * so its particles follow the polygon's lattice rule (app/body_shape.h).
+ * so its particles follow the polygon's lattice rule (app/body_shape.h). In 3D the section is
+ * extruded along z over `length`, centred on apex.z: the drop-test model itself (1 m long in
+ * Zhao et al.'s experiment, whose force was measured on a 0.2 m section in its middle).
  *
  * lock: the world axes along which a free body cannot move (core/body.h: zero inverse mass or
  * inverse inertia there): an array of distinct names "x", "y", "z" (translation; "z" 3D only),
@@ -19,19 +21,18 @@
 
 int vbc_scene_load_body_wedge(vbc_jctx *c, const vbc_scene *s, cJSON *item, const char *path,
                               vbc_body_shape *sh) {
-  static const char *const keys[] = {"type", "apex", "deadrise_deg", "breadth", "height", NULL};
+  static const char *const keys2[] = {"type", "apex", "deadrise_deg", "breadth", "height", NULL};
+  static const char *const keys3[] = {"type",   "apex",   "deadrise_deg", "breadth",
+                                      "height", "length", NULL};
   char p[256];
-  if (s->dim != 2)
-    return vbc_error_set(c->err, VBC_EXIT_INPUT,
-                         "%s: %s: expected \"box\", \"disk\", \"cross\", \"mesh\" or \"union\" "
-                         "in 3D (wedge is 2D only), got \"wedge\"",
-                         c->file, vbc_path_join(p, sizeof p, path, "type"));
   vbc_vec apex;
-  double beta, breadth, height;
-  if (vbc_json_check_keys(c, item, path, keys) ||
-      vbc_json_vec(c, item, path, "apex", 2, NULL, &apex) ||
+  double beta, breadth, height, length = 0.0;
+  if (vbc_json_check_keys(c, item, path, s->dim == 3 ? keys3 : keys2) ||
+      vbc_json_vec(c, item, path, "apex", s->dim, NULL, &apex) ||
       vbc_json_number(c, item, path, "deadrise_deg", VBC_SCENE_NO_DEFAULT, 0.0, 1, 90.0, &beta) ||
-      vbc_json_number(c, item, path, "breadth", VBC_SCENE_NO_DEFAULT, 0.0, 1, INFINITY, &breadth))
+      vbc_json_number(c, item, path, "breadth", VBC_SCENE_NO_DEFAULT, 0.0, 1, INFINITY, &breadth) ||
+      (s->dim == 3 && vbc_json_number(c, item, path, "length", VBC_SCENE_NO_DEFAULT, 0.0, 1,
+                                      INFINITY, &length)))
     return c->err->code;
   if (beta >= 90.0)
     return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected a number in (0, 90), got %g",
@@ -54,6 +55,8 @@ int vbc_scene_load_body_wedge(vbc_jctx *c, const vbc_scene *s, cJSON *item, cons
     sh->vertices[k++] = vbc_vec_make(apex.x - half, apex.y + height, 0.0);
   }
   sh->vertices[k++] = vbc_vec_make(apex.x - half, apex.y + chine, 0.0);
+  if (s->dim == 3) /* the extrusion's ends (vertices keep z = 0) */
+    sh->min.z = apex.z - 0.5 * length, sh->max.z = apex.z + 0.5 * length;
   return VBC_OK;
 }
 

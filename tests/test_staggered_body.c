@@ -316,6 +316,29 @@ Test(wedge, the_shape_holds_the_lattice_points_of_its_polygon) {
   stop(&r);
 }
 
+/* In 3D the section is extruded along z over `length`, centred on apex.z: the same 340 points in
+ * each of the length / l layers (the ends are outside, like every boundary), centred there. */
+Test(wedge, in_3d_the_section_is_extruded_over_its_length) {
+  static const char scene[] =
+      "{\"dim\": 3, \"spacing\": 0.01, \"time\": {\"dt\": 0.001, \"end\": 0.001},\n"
+      " \"gravity\": [0.0, 0.0, 0.0], \"geometry\": [],\n"
+      " \"bodies\": [{\"shape\": {\"type\": \"wedge\", \"apex\": [1.0, 1.0, 0.5],\n"
+      "              \"deadrise_deg\": 30, \"breadth\": 0.5, \"length\": 0.2},\n"
+      "              \"density\": 1000}]}\n";
+  run r;
+  start(&r, "wedge_shape_3d", scene, NULL, 0);
+  const vbc_body *b = &r.sim.bodies[0];
+  cr_assert_eq(b->count, 340 * 20);
+  double z0 = INFINITY, z1 = -INFINITY;
+  for (size_t k = b->first; k < b->first + b->count; ++k)
+    z0 = fmin(z0, r.sim.particles.pos[k].z), z1 = fmax(z1, r.sim.particles.pos[k].z);
+  cr_assert_float_eq(z0, 0.405, 1e-9);
+  cr_assert_float_eq(z1, 0.595, 1e-9);
+  cr_assert_lt(fabs(b->x.z - 0.5), 1e-9, "centred on apex.z: %g", b->x.z);
+  cr_assert_float_eq(b->mass, 1000.0 * 340 * 20 * 1e-6, 1e-9);
+  stop(&r);
+}
+
 /* ---- bad input ---- */
 
 /* The scene with one --set refused at load with exit code 2 and a message holding `what` (in
@@ -337,6 +360,7 @@ Test(wedge_input, bad_wedges_and_locks_exit_2) {
   refused("bodies.0.shape.breadth=-1", "bodies.0.shape.breadth", "> 0");
   refused("bodies.0.shape.height=0.01", "bodies.0.shape.height", "expected");
   refused("bodies.0.shape.angle=1", "bodies.0.shape", "angle");
+  refused("bodies.0.shape.length=1", "bodies.0.shape", "length"); /* 3D only */
   refused("bodies.0.shape={\"type\":\"wedge\"}", "bodies.0.shape.apex", "expected");
   refused("bodies.0.lock=[\"x\",\"z\"]", "bodies.0.lock.1", "\"rotation\" (2D)");
   refused("bodies.0.lock=[\"x\",\"x\"]", "bodies.0.lock.1", "not locked before");
@@ -353,7 +377,7 @@ Test(wedge_input, bad_wedges_and_locks_exit_2) {
                    "{\"dim\": 3, \"spacing\": 0.05, \"time\": {\"dt\": 0.01, \"end\": 0.01},"
                    " \"geometry\": [], \"bodies\": [{\"shape\": {\"type\": \"wedge\", "
                    "\"apex\": [0, 0, 0], \"deadrise_deg\": 30, \"breadth\": 1}, \"mass\": 1}]}",
-                   SETS("time.end=0.01"), FRAGMENTS("bodies.0.shape.type", "wedge is 2D only"));
+                   SETS("time.end=0.01"), FRAGMENTS("bodies.0.shape.length", "expected"));
 }
 
 /* `vbc list` names the body options: the wedge shape and lock. */
@@ -362,7 +386,7 @@ Test(wedge_input, vbc_list_names_wedge_and_lock) {
   cr_assert_eq(run_vbc_to((const char *const[]){"list", NULL}, out, NULL), 0);
   char *text = read_text(out);
   cr_assert_not_null(text);
-  cr_assert_not_null(strstr(text, "wedge (2D: apex, deadrise_deg, breadth, height)"));
+  cr_assert_not_null(strstr(text, "wedge (apex, deadrise_deg, breadth, height; 3D: length)"));
   cr_assert_not_null(strstr(text, "  lock "));
   cr_assert_not_null(strstr(text, "wedge_entry"));
   free(text);
