@@ -125,6 +125,34 @@ Test(wedge_entry, the_2d_theory_is_the_reference_of_a_2d_run) {
   cJSON_Delete(m);
 }
 
+/* The energy check on two fluid particles of 2 kg/m, at rest at t = 0; at the end one moves at
+ * 3 m/s and the other was lifted by 0.5 m. The body kept 6.15 m/s, so it gave up only gravity's
+ * work, M g penetration: the ratio is (9 + 9.81) / (241 g 6.15 * 0.025). */
+Test(wedge_entry, the_energy_ratio_counts_the_waters_kinetic_and_potential_energy) {
+  const vbc_benchmark_type *bt = &vbc_benchmark_wedge_entry;
+  synthetic_bench B;
+  synthetic_bench_start(&B, bt, 241.0, 9.81, "{}");
+  vbc_vec pos[2] = {{0.0, 0.5, 0.0}, {1.0, 0.2, 0.0}}, vel[2] = {{0}, {0}};
+  unsigned char kind[2] = {VBC_FLUID, VBC_FLUID};
+  B.sim.particles.n = 2, B.sim.particles.pos = pos, B.sim.particles.vel = vel;
+  B.sim.particles.kind = kind;
+  B.sim.sys.fluid_mass = 2.0;
+  vbc_error err = {0};
+  const double h = 1e-4;
+  for (long k = 0; k * h <= 0.025 + 1e-12; ++k) {
+    B.sim.time = (double)k * h;
+    B.body.v.y = -6.15;
+    B.body.x.y = -6.15 * B.sim.time;
+    if (k > 0) vel[0] = vbc_vec_make(0.0, 3.0, 0.0), pos[1].y = 0.7;
+    cr_assert_eq(bt->observe(B.state, &B.sim, &err), 0);
+  }
+  cJSON *m = synthetic_bench_stop(&B, bt);
+  const double given = 241.0 * 9.81 * 6.15 * 0.025;
+  cr_assert_float_eq(num(m, "fluid_energy_ratio"), (0.5 * 2.0 * 9.0 + 2.0 * 9.81 * 0.5) / given,
+                     1e-12);
+  cJSON_Delete(m);
+}
+
 /* The shipped scene for three steps (the wedge at 6.15 m/s, locked to vertical motion). */
 Test(wedge_entry, the_scene_runs_a_few_steps) {
   cJSON *s = run_scene("wedge_scene", source_path("experiments/scenes/wedge_entry.json"),
@@ -133,6 +161,28 @@ Test(wedge_entry, the_scene_runs_a_few_steps) {
   const double v = num(cJSON_GetObjectItem(s, "metrics"), "final_velocity");
   cr_assert(v > 6.0 && v < 6.2, "final velocity %g", v);
   cr_assert_float_eq(num(cJSON_GetObjectItem(s, "metrics"), "penetration"), 0.011, 0.001);
+  const double ratio = num(cJSON_GetObjectItem(s, "metrics"), "fluid_energy_ratio");
+  cr_assert(ratio > 0.0 && ratio < 10.0, "fluid_energy_ratio %g", ratio);
+  cJSON_Delete(s);
+}
+
+/* The 3D scene (the whole 1 m model) at l = 0.05 for three steps: the benchmark takes force and
+ * mass per metre of the wedge's length, so halving `length` doubles the force per metre and
+ * leaves the velocities alone. */
+Test(wedge_entry, the_3d_model_reports_per_metre_of_its_length) {
+  const char *scene = source_path("experiments/scenes/wedge_entry_3d.json");
+  cJSON *s = run_scene("wedge_3d", scene, SETS("spacing=0.05", "time.end=0.0018"), 2);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const cJSON *m = cJSON_GetObjectItem(s, "metrics");
+  const double v = num(m, "final_velocity"), f = num(m, "peak_force");
+  cr_assert(v > 5.5 && v < 6.15, "final velocity %g (coarse: it slows at once)", v);
+  cr_assert_float_eq(num(m, "penetration"), 0.0105, 0.001);
+  cJSON *half = run_scene("wedge_3d_half", scene,
+                          SETS("spacing=0.05", "time.end=0.0018", "benchmark.length=0.5"), 3);
+  const cJSON *mh = cJSON_GetObjectItem(half, "metrics");
+  cr_assert_float_eq(num(mh, "peak_force"), 2.0 * f, 1e-9 * fabs(f));
+  cr_assert_eq(num(mh, "final_velocity"), v);
+  cJSON_Delete(half);
   cJSON_Delete(s);
 }
 
