@@ -4,7 +4,23 @@
 
 #include "metrics/body_history.h"
 
+/* The fluid's kinetic and potential energy, -m g.x, summed over its particles. */
+static void fluid_energy(const vbc_sim *sim, double *kinetic, double *potential) {
+  const vbc_particles *p = &sim->particles;
+  const double m = sim->sys.fluid_mass;
+  *kinetic = *potential = 0.0;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) {
+      *kinetic += 0.5 * m * vbc_vec_norm2(p->vel[i]);
+      *potential -= m * vbc_vec_dot(sim->scene->gravity, p->pos[i]);
+    }
+}
+
 int vbc_body_history_observe(vbc_body_history *h, const vbc_sim *sim, vbc_error *err) {
+  if (h->n == 0) {
+    double kinetic;
+    fluid_energy(sim, &kinetic, &h->fluid_pe0);
+  }
   void *const arrays[] = {&h->t, &h->vy, &h->y};
   const size_t sizes[] = {sizeof *h->t, sizeof *h->vy, sizeof *h->y};
   if (vbc_grow(&h->cap, h->n + 1, arrays, sizes, 3, err) != VBC_OK) return err->code;
@@ -39,15 +55,28 @@ static double at(const vbc_body_history *h, const double *a, double t) {
 double vbc_body_history_vy(const vbc_body_history *h, double t) { return at(h, h->vy, t); }
 double vbc_body_history_y(const vbc_body_history *h, double t) { return at(h, h->y, t); }
 
+double vbc_body_history_energy_ratio(const vbc_body_history *h, const vbc_sim *sim) {
+  if (h->n < 2) return NAN;
+  double kinetic, potential;
+  fluid_energy(sim, &kinetic, &potential);
+  const double mass = sim->bodies[h->body].mass, g = -sim->scene->gravity.y;
+  const double v0 = h->vy[0], v1 = h->vy[h->n - 1];
+  const double given = 0.5 * mass * (v0 * v0 - v1 * v1) + mass * g * (h->y[0] - h->y[h->n - 1]);
+  return (kinetic + potential - h->fluid_pe0) / given;
+}
+
 int vbc_body_history_save(const vbc_body_history *h, vbc_blob *out, vbc_error *err) {
   if (vbc_blob_put_array(out, h->t, h->n, sizeof *h->t, err) != VBC_OK ||
-      vbc_blob_put_array(out, h->vy, h->n, sizeof *h->vy, err) != VBC_OK)
+      vbc_blob_put_array(out, h->vy, h->n, sizeof *h->vy, err) != VBC_OK ||
+      vbc_blob_put_array(out, h->y, h->n, sizeof *h->y, err) != VBC_OK)
     return err->code;
-  return vbc_blob_put_array(out, h->y, h->n, sizeof *h->y, err);
+  return vbc_blob_put(out, &h->fluid_pe0, sizeof h->fluid_pe0, err);
 }
 
 int vbc_body_history_load(vbc_body_history *h, vbc_reader *in, vbc_error *err) {
   void *const arrays[] = {&h->t, &h->vy, &h->y};
   const size_t sizes[] = {sizeof *h->t, sizeof *h->vy, sizeof *h->y};
-  return vbc_reader_get_arrays(in, "body samples", &h->cap, &h->n, arrays, sizes, 3, err);
+  if (vbc_reader_get_arrays(in, "body samples", &h->cap, &h->n, arrays, sizes, 3, err) != VBC_OK)
+    return err->code;
+  return vbc_reader_get(in, &h->fluid_pe0, sizeof h->fluid_pe0, err);
 }

@@ -126,12 +126,13 @@ static int cylinder_metrics(void *state, vbc_sim *sim, cJSON *metrics, const cha
                           h->n ? (h->y[0] - h->y[h->n - 1]) / D : NAN);
   cJSON_AddNumberToObject(metrics, "final_velocity_ratio",
                           h->n && h->vy[0] != 0.0 ? h->vy[h->n - 1] / h->vy[0] : NAN);
+  cJSON_AddNumberToObject(metrics, "fluid_energy_ratio", vbc_body_history_energy_ratio(h, sim));
   return VBC_OK;
 }
 
 static const char *const cylinder_metric_names[] = {
-    "data_density", "penetration_error_mean", "penetration_error_max", "penetration_points",
-    "final_penetration", "final_velocity_ratio", NULL};
+    "data_density",      "penetration_error_mean", "penetration_error_max", "penetration_points",
+    "final_penetration", "final_velocity_ratio",   "fluid_energy_ratio",    NULL};
 
 static int cylinder_save(const void *state, vbc_blob *out, vbc_error *err) {
   return vbc_body_history_save(&((const cylinder_state *)state)->h, out, err);

@@ -14,14 +14,7 @@
  * t = 0, the apex's depth below the still surface at the end. In 3D the force and the mass are
  * taken per metre of the wedge's length (`length`, default the `wedge` shape's), so that a model
  * as long as Zhao et al.'s (1 m) reports what the 2D scene does.
- *
- * The energy check. The water starts at rest; all it can gain is the energy the body gives up,
- * its kinetic energy lost plus gravity's work on it, (M/2)(V(0)^2 - V^2) + M g penetration
- * (vertical motion, as the scene's lock makes it), less what viscosity dissipates. So
- *     fluid_energy_ratio = (fluid kinetic energy at the end + fluid potential energy gained since
- *                           t = 0) / the energy the body gave up
- * is at most 1 in a scheme that conserves energy (1 without dissipation); above 1 the scheme
- * created energy.
+ * fluid_energy_ratio: the energy check of metrics/body_history.h (a ratio: the same per metre).
  *
  * The experimental points (facts read off a figure, cited): Zhao, Faltinsen & Aarsnes (1996),
  * "Water entry of arbitrary two-dimensional sections with and without flow separation", 21st
@@ -79,7 +72,6 @@ typedef struct wedge_state {
   vbc_body_history h;
   double window, t_from, t_to;
   double length; /* force and mass are divided by it: 1 in 2D (already per metre) */
-  double fluid_pe0; /* the fluid's potential energy at the first sample */
 } wedge_state;
 
 static const vbc_param_spec wedge_params[] = {
@@ -123,25 +115,8 @@ static void wedge_free(void *state) {
   free(s);
 }
 
-/* The fluid's kinetic and potential energy, -m g.x, summed over its particles. */
-static void fluid_energy(const vbc_sim *sim, double *kinetic, double *potential) {
-  const vbc_particles *p = &sim->particles;
-  const double m = sim->sys.fluid_mass;
-  *kinetic = *potential = 0.0;
-  for (size_t i = 0; i < p->n; ++i)
-    if (p->kind[i] == VBC_FLUID) {
-      *kinetic += 0.5 * m * vbc_vec_norm2(p->vel[i]);
-      *potential -= m * vbc_vec_dot(sim->scene->gravity, p->pos[i]);
-    }
-}
-
 static int wedge_observe(void *state, const vbc_sim *sim, vbc_error *err) {
-  wedge_state *s = state;
-  if (s->h.n == 0) {
-    double kinetic;
-    fluid_energy(sim, &kinetic, &s->fluid_pe0);
-  }
-  return vbc_body_history_observe(&s->h, sim, err);
+  return vbc_body_history_observe(&((wedge_state *)state)->h, sim, err);
 }
 
 /* The fluid force per metre at sample k (NAN where the window leaves the run). */
@@ -171,17 +146,6 @@ static void deviation_add(deviation *d, double v, double ref) {
 }
 
 static double deviation_mean(const deviation *d) { return d->n ? d->sum / (double)d->n : NAN; }
-
-/* The fluid's kinetic energy over the energy the body gave up, both per metre (see the top). */
-static double fluid_energy_ratio(const wedge_state *s, const vbc_sim *sim, double mass, double g) {
-  const vbc_body_history *h = &s->h;
-  if (h->n < 2) return NAN;
-  double kinetic, potential;
-  fluid_energy(sim, &kinetic, &potential);
-  const double v0 = h->vy[0], v1 = h->vy[h->n - 1];
-  const double given = 0.5 * mass * (v0 * v0 - v1 * v1) + mass * g * (h->y[0] - h->y[h->n - 1]);
-  return (kinetic + potential - s->fluid_pe0) / s->length / given;
-}
 
 static int wedge_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
                          vbc_error *err) {
@@ -217,7 +181,7 @@ static int wedge_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *
   cJSON_AddNumberToObject(metrics, "peak_force_time", peak_t);
   cJSON_AddNumberToObject(metrics, "penetration", h->n ? h->y[0] - h->y[h->n - 1] : NAN);
   cJSON_AddNumberToObject(metrics, "final_velocity", h->n ? -h->vy[h->n - 1] : NAN);
-  cJSON_AddNumberToObject(metrics, "fluid_energy_ratio", fluid_energy_ratio(s, sim, mass, g));
+  cJSON_AddNumberToObject(metrics, "fluid_energy_ratio", vbc_body_history_energy_ratio(h, sim));
   return VBC_OK;
 }
 
@@ -229,16 +193,12 @@ static const char *const wedge_metric_names[] = {
     NULL};
 
 static int wedge_save(const void *state, vbc_blob *out, vbc_error *err) {
-  const wedge_state *s = state;
-  if (vbc_body_history_save(&s->h, out, err) != VBC_OK) return err->code;
-  return vbc_blob_put(out, &s->fluid_pe0, sizeof s->fluid_pe0, err);
+  return vbc_body_history_save(&((const wedge_state *)state)->h, out, err);
 }
 
 static int wedge_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
   (void)sim;
-  wedge_state *s = state;
-  if (vbc_body_history_load(&s->h, in, err) != VBC_OK) return err->code;
-  return vbc_reader_get(in, &s->fluid_pe0, sizeof s->fluid_pe0, err);
+  return vbc_body_history_load(&((wedge_state *)state)->h, in, err);
 }
 
 const vbc_benchmark_type vbc_benchmark_wedge_entry = {

@@ -129,6 +129,14 @@ Test(checkpoint, a_killed_lemke_contacts_run_resumes_bit_for_bit) {
                   SETS("spacing=0.04", "time.end=0.2"), 0);
 }
 
+/* The staggered coupler and a benchmark with state of its own: the wedge's velocity history and
+ * the water's potential energy at the start (its fluid_energy_ratio) come back from the
+ * checkpoint. */
+Test(checkpoint, a_killed_staggered_wedge_run_resumes_bit_for_bit) {
+  kill_and_resume("ck_wedge", "experiments/scenes/wedge_entry.json",
+                  SETS("spacing=0.02", "time.end=0.015"), 0);
+}
+
 /* Adaptive steps (time.cfl): the step sizes come from the restored state, the statistics from
  * the checkpoint. */
 Test(checkpoint, a_killed_run_with_adaptive_steps_resumes_bit_for_bit) {
