@@ -13,7 +13,10 @@
  *      iterations (omega 0.5; min_iterations = max_iterations = 3). After it the fluid particles
  *      move by h du^d, the velocity change the pre-pass gave them, the velocity change is kept
  *      (Alg. 2 line 5: "update fluid velocities and positions") and the neighbour lists are
- *      rebuilt at the moved positions;
+ *      rebuilt at the moved positions. The advection (5.) moves them by h times the whole new
+ *      velocity, du^d included, so that move counts twice unless method.prepass_move is "once":
+ *      then it is taken back after the p^v solve (He's Alg. 1 moves the particles once a step:
+ *      predicted at line 3, corrected by the pre-pass, no second advection);
  *   3. `pressure` — the velocity constraint p^v (Alg. 3, line 6): the scene's fluid block (default
  *      staggered, solvers/blocks/staggered.c) by method.fluid.solver, default cg preconditioned by
  *      SSOR with omega 1.7 (He et al. Table 1 and §7.1). Its finish remaps p^v to the particle
@@ -42,6 +45,7 @@ enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
 typedef struct staggered_state {
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass */
+  vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
   vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
 } staggered_state;
@@ -53,7 +57,7 @@ static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
 
 static void stag_free(void *state) {
   staggered_state *s = state;
-  free(s->u), free(s->pd), free(s->pd_smooth), free(s->impulse);
+  free(s->u), free(s->shift), free(s->pd), free(s->pd_smooth), free(s->impulse);
   free(s);
 }
 
@@ -62,9 +66,10 @@ static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
   (void)stage;
   staggered_state *s = c->state;
   const vbc_particles *p = c->sys->particles;
-  if (vbc_grow(&s->cap, p->n, (void *[]){&s->u, &s->pd, &s->pd_smooth, &s->impulse},
-               (size_t[]){sizeof *s->u, sizeof *s->pd, sizeof *s->pd_smooth, sizeof *s->impulse},
-               4, err) != VBC_OK)
+  if (vbc_grow(&s->cap, p->n, (void *[]){&s->u, &s->shift, &s->pd, &s->pd_smooth, &s->impulse},
+               (size_t[]){sizeof *s->u, sizeof *s->shift, sizeof *s->pd, sizeof *s->pd_smooth,
+                          sizeof *s->impulse},
+               5, err) != VBC_OK)
     return err->code;
   memcpy(s->u, p->vel, p->n * sizeof *s->u);
   return VBC_OK;
@@ -88,22 +93,39 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
   const double h = c->sys->dt;
   for (size_t i = 0; i < p->n; ++i) {
     s->pd[i] = p->pressure[i], s->pd_smooth[i] = p->pressure_smoothed[i];
-    if (p->kind[i] == VBC_FLUID)
-      p->pos[i] = vbc_vec_axpy(p->pos[i], h, vbc_vec_sub(p->vel[i], s->u[i]));
+    s->shift[i] = vbc_vec_zero();
+    if (p->kind[i] == VBC_FLUID) {
+      s->shift[i] = vbc_vec_scale(vbc_vec_sub(p->vel[i], s->u[i]), h);
+      p->pos[i] = vbc_vec_add(p->pos[i], s->shift[i]);
+    }
   }
   return c->ops.neighbours(c->ops.ctx, err);
 }
 
+enum { MOVE_KEPT, MOVE_ONCE };
+static const char *const move_choices[] = {"kept", "once", NULL};
+static const vbc_param_spec stag_params[] = {
+    {"prepass_move", VBC_PARAM_CHOICE, MOVE_KEPT, 0, 0, 0,
+     "the pre-pass's move h du^d: kept (as first shipped: the advection then moves the particles "
+     "by h times the whole velocity, du^d included, so du^d displaces them twice a step) or once "
+     "(taken back after the p^v solve: the step's displacement holds du^d once, as He's Alg. 1)",
+     move_choices},
+    {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
+
 /* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (issue 18: frames
- * and benchmarks see the whole). */
+ * and benchmarks see the whole). With prepass_move once the pre-pass's move is taken back: the
+ * advection moves the particles by h times the whole velocity, du^d included. */
 static int add_density_pressure(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
   push_bodies(c, FLUID); /* eq. 21, 28 */
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
-  for (size_t i = 0; i < p->n; ++i)
+  const int once = vbc_param_choice(c->params, stag_params, "prepass_move") == MOVE_ONCE;
+  for (size_t i = 0; i < p->n; ++i) {
     p->pressure[i] += s->pd[i], p->pressure_smoothed[i] += s->pd_smooth[i];
+    if (once) p->pos[i] = vbc_vec_sub(p->pos[i], s->shift[i]);
+  }
   return VBC_OK;
 }
 
@@ -147,6 +169,7 @@ const vbc_coupler_type vbc_coupler_staggered = {
     .summary = "He et al. 2012 Alg. 1: density pre-pass p^d (sph_density rows, 3 Jacobi "
                "iterations, positions moved), velocity constraint p^v (staggered block, cg with "
                "SSOR 1.7), then contacts and pins as one LCP (Lemke)",
+    .params = stag_params,
     .groups = groups,
     .ngroups = 3,
     .slots = slots,
