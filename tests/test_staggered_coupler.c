@@ -168,7 +168,8 @@ static double displacement_excess(const char *name, const char *move) {
   for (size_t i = 0; i < p->n; ++i)
     if (p->kind[i] == VBC_FLUID) {
       const vbc_vec moved = vbc_vec_sub(p->pos[i], x0[i]);
-      excess = fmax(excess, vbc_vec_norm(vbc_vec_sub(moved, vbc_vec_scale(p->vel[i], sim.sys.dt))));
+      const vbc_vec step = vbc_vec_scale(p->vel[i], sim.sys.dt);
+      excess = fmax(excess, vbc_vec_norm(vbc_vec_sub(moved, step)));
     }
   free(x0);
   sim_stop(&sc, &sim);
@@ -184,7 +185,8 @@ Test(staggered_coupler, prepass_move_once_moves_the_fluid_by_h_times_its_velocit
 
 Test(staggered_coupler_input, a_bad_prepass_move_exits_2) {
   char *text = read_text(source_path(HYDRO));
-  expect_bad_input("stag_move_bad", text, SETS("method.coupler=staggered", "method.prepass_move=twice"),
+  expect_bad_input("stag_move_bad", text,
+                   SETS("method.coupler=staggered", "method.prepass_move=twice"),
                    FRAGMENTS("method.prepass_move", "\"kept\", \"once\"", "twice"));
   free(text);
 }
