@@ -57,14 +57,8 @@ int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_t
 int vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
                       int max_iterations, double relative_residual,
                       const struct vbc_benchmark_type *bench, void *bench_state, vbc_error *err) {
-  const vbc_particles *p = &sim->particles;
-  double ke = 0.0, vmax = 0.0;
-  for (size_t i = 0; i < p->n; ++i) {
-    if (p->kind[i] != VBC_FLUID) continue;
-    double v2 = vbc_vec_norm2(p->vel[i]);
-    ke += 0.5 * sim->sys.fluid_mass * v2;
-    vmax = fmax(vmax, v2);
-  }
+  double ke, pe, vmax;
+  vbc_sim_fluid_energy(sim, &ke, &pe, &vmax);
   fprintf(o->series.f, "%.9g,%ld,%.6g,%d,%.6g,%.9g,%.9g", sim->time, sim->step, mean_iterations,
           max_iterations, relative_residual, ke, sqrt(vmax));
   if (bench && bench->series) bench->series(bench_state, sim, o->series.f);

@@ -325,3 +325,18 @@ int vbc_sim_check(const vbc_sim *sim, vbc_error *err) {
                        "%s left the domain at (%.4g, %.4g, %.4g) with speed %.4g m/s", who, x.x,
                        x.y, x.z, vbc_vec_norm(u));
 }
+
+void vbc_sim_fluid_energy(const vbc_sim *sim, double *kinetic, double *potential,
+                          double *max_speed2) {
+  const vbc_particles *p = &sim->particles;
+  const double m = sim->sys.fluid_mass;
+  double ke = 0.0, pe = 0.0, v2max = 0.0;
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    const double v2 = vbc_vec_norm2(p->vel[i]);
+    ke += 0.5 * m * v2;
+    pe -= m * vbc_vec_dot(sim->scene->gravity, p->pos[i]);
+    v2max = fmax(v2max, v2);
+  }
+  *kinetic = ke, *potential = pe, *max_speed2 = v2max;
+}

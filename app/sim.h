@@ -62,5 +62,10 @@ void vbc_sim_place_bodies(vbc_sim *sim);
 /* Non-finite values or a particle outside the domain: VBC_EXIT_FAILED naming the particle (the
  * time loop adds the step and time). */
 int vbc_sim_check(const vbc_sim *sim, vbc_error *err);
+/* Sums over the fluid particles, in particle order: the kinetic energy sum m |u|^2 / 2, the
+ * potential energy -sum m g.x and the largest |u|^2 (series.csv's kinetic_energy and max_speed,
+ * the entry benchmarks' energy check). */
+void vbc_sim_fluid_energy(const vbc_sim *sim, double *kinetic, double *potential,
+                          double *max_speed2);
 
 #endif

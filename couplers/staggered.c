@@ -42,7 +42,18 @@
 enum { DENSITY, FLUID, CONTACT, PIN };
 enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
 
+enum { MOVE_KEPT, MOVE_ONCE };
+static const char *const move_choices[] = {"kept", "once", NULL};
+static const vbc_param_spec stag_params[] = {
+    {"prepass_move", VBC_PARAM_CHOICE, MOVE_KEPT, 0, 0, 0,
+     "the pre-pass's move h du^d: kept (as first shipped: the advection then moves the particles "
+     "by h times the whole velocity, du^d included, so du^d displaces them twice a step) or once "
+     "(taken back after the p^v solve: the step's displacement holds du^d once, as He's Alg. 1)",
+     move_choices},
+    {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
+
 typedef struct staggered_state {
+  int move_once;        /* method.prepass_move "once" */
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass */
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
@@ -51,8 +62,9 @@ typedef struct staggered_state {
 } staggered_state;
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
-  (void)c;
-  return vbc_calloc(1, sizeof(staggered_state), err);
+  staggered_state *s = vbc_calloc(1, sizeof *s, err);
+  if (s) s->move_once = vbc_param_choice(c->params, stag_params, "prepass_move") == MOVE_ONCE;
+  return s;
 }
 
 static void stag_free(void *state) {
@@ -102,16 +114,6 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
   return c->ops.neighbours(c->ops.ctx, err);
 }
 
-enum { MOVE_KEPT, MOVE_ONCE };
-static const char *const move_choices[] = {"kept", "once", NULL};
-static const vbc_param_spec stag_params[] = {
-    {"prepass_move", VBC_PARAM_CHOICE, MOVE_KEPT, 0, 0, 0,
-     "the pre-pass's move h du^d: kept (as first shipped: the advection then moves the particles "
-     "by h times the whole velocity, du^d included, so du^d displaces them twice a step) or once "
-     "(taken back after the p^v solve: the step's displacement holds du^d once, as He's Alg. 1)",
-     move_choices},
-    {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
-
 /* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (issue 18: frames
  * and benchmarks see the whole). With prepass_move once the pre-pass's move is taken back: the
  * advection moves the particles by h times the whole velocity, du^d included. */
@@ -121,10 +123,9 @@ static int add_density_pressure(vbc_coupling *c, size_t stage, int ok, vbc_error
   push_bodies(c, FLUID); /* eq. 21, 28 */
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
-  const int once = vbc_param_choice(c->params, stag_params, "prepass_move") == MOVE_ONCE;
   for (size_t i = 0; i < p->n; ++i) {
     p->pressure[i] += s->pd[i], p->pressure_smoothed[i] += s->pd_smooth[i];
-    if (once) p->pos[i] = vbc_vec_sub(p->pos[i], s->shift[i]);
+    if (s->move_once) p->pos[i] = vbc_vec_sub(p->pos[i], s->shift[i]);
   }
   return VBC_OK;
 }

@@ -4,22 +4,10 @@
 
 #include "metrics/body_history.h"
 
-/* The fluid's kinetic and potential energy, -m g.x, summed over its particles. */
-static void fluid_energy(const vbc_sim *sim, double *kinetic, double *potential) {
-  const vbc_particles *p = &sim->particles;
-  const double m = sim->sys.fluid_mass;
-  *kinetic = *potential = 0.0;
-  for (size_t i = 0; i < p->n; ++i)
-    if (p->kind[i] == VBC_FLUID) {
-      *kinetic += 0.5 * m * vbc_vec_norm2(p->vel[i]);
-      *potential -= m * vbc_vec_dot(sim->scene->gravity, p->pos[i]);
-    }
-}
-
 int vbc_body_history_observe(vbc_body_history *h, const vbc_sim *sim, vbc_error *err) {
   if (h->n == 0) {
-    double kinetic;
-    fluid_energy(sim, &kinetic, &h->fluid_pe0);
+    double kinetic, speed2;
+    vbc_sim_fluid_energy(sim, &kinetic, &h->fluid_pe0, &speed2);
   }
   void *const arrays[] = {&h->t, &h->vy, &h->y};
   const size_t sizes[] = {sizeof *h->t, sizeof *h->vy, sizeof *h->y};
@@ -57,8 +45,8 @@ double vbc_body_history_y(const vbc_body_history *h, double t) { return at(h, h-
 
 double vbc_body_history_energy_ratio(const vbc_body_history *h, const vbc_sim *sim) {
   if (h->n < 2) return NAN;
-  double kinetic, potential;
-  fluid_energy(sim, &kinetic, &potential);
+  double kinetic, potential, speed2;
+  vbc_sim_fluid_energy(sim, &kinetic, &potential, &speed2);
   const double mass = sim->bodies[h->body].mass, g = -sim->scene->gravity.y;
   const double v0 = h->vy[0], v1 = h->vy[h->n - 1];
   const double given = 0.5 * mass * (v0 * v0 - v1 * v1) + mass * g * (h->y[0] - h->y[h->n - 1]);

@@ -192,11 +192,13 @@ static int fitted_normal(const vbc_staggered_state *s, const vbc_system *sys, si
 }
 
 /* surface_pressure interface with surface_fit_radius > 0: inward becomes the fitted normal, into
- * the fluid (only particle i's own entry changes, so the loop is parallel). */
+ * the fluid (only particle i's own entry changes, so the loop is parallel; surface particles are
+ * fluid, so it visits the fluid list). */
 static void fit_surface_normals(vbc_staggered_state *s, const vbc_system *sys) {
-  const vbc_particles *p = sys->particles;
-#pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < p->n; ++i) {
+  const size_t nf = vbc_fluid_count(sys);
+#pragma omp parallel for schedule(guided, 4) if (nf >= VBC_PARALLEL_MIN)
+  for (size_t f = 0; f < nf; ++f) {
+    const size_t i = vbc_fluid_at(sys, f);
     vbc_vec n;
     if (s->surface[i] != 1 || vbc_vec_dot(s->inward[i], s->inward[i]) == 0.0 ||
         !fitted_normal(s, sys, i, &n))
