@@ -11,12 +11,9 @@
  *      form: the IISPH density rows (block sph_density, p^d >= 0, eq. 22's density with the
  *      solids counted) solved by method.prepass.solver, by default three relaxed Jacobi
  *      iterations (omega 0.5; min_iterations = max_iterations = 3). After it the fluid particles
- *      move by h du^d, the velocity change the pre-pass gave them, the velocity change is kept
- *      (Alg. 2 line 5: "update fluid velocities and positions") and the neighbour lists are
- *      rebuilt at the moved positions. The advection (5.) moves them by h times the whole new
- *      velocity, du^d included, so that move counts twice unless method.prepass_move is "once":
- *      then it is taken back after the p^v solve (He's Alg. 1 moves the particles once a step:
- *      predicted at line 3, corrected by the pre-pass, no second advection);
+ *      move by h du^d, the velocity change the pre-pass gave them (Alg. 2 line 5: "update fluid
+ *      velocities and positions"), du^d stays in the velocity and the neighbour lists are rebuilt
+ *      at the moved positions;
  *   3. `pressure` — the velocity constraint p^v (Alg. 3, line 6): the scene's fluid block (default
  *      staggered, solvers/blocks/staggered.c) by method.fluid.solver, default cg preconditioned by
  *      SSOR with omega 1.7 (He et al. Table 1 and §7.1). Its finish remaps p^v to the particle
@@ -25,6 +22,16 @@
  *   4. `body_contact` — rigid bodies: every contact and pin as one LCP by method.contact.solver
  *      (Lemke by default), as the lemke_contacts coupler does; skipped without rows.
  *   5. advection r += h u^{t+1} (the engine).
+ *
+ * Where the fluid ends a step, method.prepass_move (2026-11-28): He's Alg. 1 predicts the
+ * positions at line 3 with u*, the pre-pass corrects them (Alg. 2 line 5) and line 7 updates only
+ * the velocities, so a step moves the fluid by h (u* + du^d) and the p^v change du^v moves it in the
+ * next step. `alg1` (the default) does that: after the p^v solve it takes back the pre-pass's move
+ * and h du^v, and the advection's h u^{t+1} completes h (u* + du^d). `kept`, the form first
+ * shipped, keeps the pre-pass's move, so the advection adds h du^d a second time and du^v too;
+ * `once` takes back only the pre-pass's move (the step moves by h u^{t+1}: the pre-pass's density
+ * correction is projected away and the water loses volume). docs/staggered.md has the
+ * measurements.
  *
  * Two-way coupling: after the pre-pass every free or pinned body takes the reaction to the p^d
  * impulses on its particles (the sph_density block's boundary impulses, as couplers/akinci.c
@@ -42,18 +49,18 @@
 enum { DENSITY, FLUID, CONTACT, PIN };
 enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
 
-enum { MOVE_KEPT, MOVE_ONCE };
-static const char *const move_choices[] = {"kept", "once", NULL};
+enum { MOVE_KEPT, MOVE_ONCE, MOVE_ALG1 };
+static const char *const move_choices[] = {"kept", "once", "alg1", NULL};
 static const vbc_param_spec stag_params[] = {
-    {"prepass_move", VBC_PARAM_CHOICE, MOVE_KEPT, 0, 0, 0,
-     "the pre-pass's move h du^d: kept (as first shipped: the advection then moves the particles "
-     "by h times the whole velocity, du^d included, so du^d displaces them twice a step) or once "
-     "(taken back after the p^v solve: the step's displacement holds du^d once, as He's Alg. 1)",
+    {"prepass_move", VBC_PARAM_CHOICE, MOVE_ALG1, 0, 0, 0,
+     "where a step leaves the fluid: alg1 (He's Alg. 1: moved by h (u* + du^d), the p^v change "
+     "du^v moves it in the next step; the default), kept (as first shipped: by h du^d + h u^{t+1}, "
+     "du^d counted twice) or once (by h u^{t+1})",
      move_choices},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 typedef struct staggered_state {
-  int move_once;        /* method.prepass_move "once" */
+  int move;             /* method.prepass_move: MOVE_KEPT, MOVE_ONCE or MOVE_ALG1 */
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass */
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
@@ -63,7 +70,7 @@ typedef struct staggered_state {
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
   staggered_state *s = vbc_calloc(1, sizeof *s, err);
-  if (s) s->move_once = vbc_param_choice(c->params, stag_params, "prepass_move") == MOVE_ONCE;
+  if (s) s->move = vbc_param_choice(c->params, stag_params, "prepass_move");
   return s;
 }
 
@@ -110,22 +117,30 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
       s->shift[i] = vbc_vec_scale(vbc_vec_sub(p->vel[i], s->u[i]), h);
       p->pos[i] = vbc_vec_add(p->pos[i], s->shift[i]);
     }
+    s->u[i] = p->vel[i]; /* from here: the velocities before the p^v solve */
   }
   return c->ops.neighbours(c->ops.ctx, err);
 }
 
 /* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (issue 18: frames
  * and benchmarks see the whole). With prepass_move once the pre-pass's move is taken back: the
- * advection moves the particles by h times the whole velocity, du^d included. */
+ * advection moves the particles by h times the whole velocity, du^d included. With alg1 the p^v
+ * change h du^v is taken back too: the step moves the fluid by h (u* + du^d), the velocity the
+ * pre-pass left (Alg. 1 lines 3-5), and du^v moves it in the next step. */
 static int add_density_pressure(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
   push_bodies(c, FLUID); /* eq. 21, 28 */
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
+  const double h = c->sys->dt;
   for (size_t i = 0; i < p->n; ++i) {
     p->pressure[i] += s->pd[i], p->pressure_smoothed[i] += s->pd_smooth[i];
-    if (s->move_once) p->pos[i] = vbc_vec_sub(p->pos[i], s->shift[i]);
+    if (s->move == MOVE_ONCE) p->pos[i] = vbc_vec_sub(p->pos[i], s->shift[i]);
+    if (s->move == MOVE_ALG1 && p->kind[i] == VBC_FLUID) {
+      const vbc_vec du_v = vbc_vec_sub(p->vel[i], s->u[i]);
+      p->pos[i] = vbc_vec_sub(p->pos[i], vbc_vec_add(s->shift[i], vbc_vec_scale(du_v, h)));
+    }
   }
   return VBC_OK;
 }
