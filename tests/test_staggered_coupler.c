@@ -24,9 +24,11 @@ static const char *string_at(const cJSON *root, const char *a, const char *b, co
 
 /* The coarse tank (l = 0.04 m, 1 s) under the coupler with the scene's solver replaced by cg:
  * the fluid group's defaults make it SSOR-preconditioned with omega 1.7 (He et al. Table 1), the
- * pre-pass runs its three Jacobi iterations. Measured: 11 cg iterations per step, pressure error
- * 0.056 raw and 0.057 smoothed, max density deviation 1.13 % (1.60 % without the pre-pass,
- * test_staggered_run.c), surface 0.6002 m; at l = 0.02 m 0.031 raw, 0.67 % (3.38 % without). */
+ * pre-pass runs its three Jacobi iterations. Measured under prepass_move alg1 (the default):
+ * 10 cg iterations per step, pressure error 0.036 raw and 0.017 smoothed, max density deviation
+ * 0.17 %, surface 0.5995 m. Under kept: 11 iterations, 0.056 raw and 0.057 smoothed, 1.13 %
+ * (1.60 % without the pre-pass, test_staggered_run.c), surface 0.6002 m; at l = 0.02 m 0.031
+ * raw, 0.67 % (3.38 % without). */
 Test(staggered_coupler, prepass_keeps_the_tank_density, .timeout = 300) {
   cJSON *s = run_scene("stag_coupler_hydro", source_path(HYDRO),
                        SETS("spacing=0.04", "method.coupler=staggered",
@@ -71,8 +73,9 @@ Test(staggered_coupler, group_defaults_apply_to_the_default_solver_only, .timeou
 }
 
 /* The coarse dam break (l = 0.02 m, 0.3 s). He's equality system (cg) holds the column together
- * with negative pressure next to the free surface: measured final front Z = 2.25; with p^v >= 0
- * (unilateral, mprgp) Z = 4.06, as the MPS-LCP's 4.16 (docs/staggered.md). */
+ * with negative pressure next to the free surface: measured final front Z = 2.04 (prepass_move
+ * alg1, the default; 2.25 under kept); with p^v >= 0 (unilateral, mprgp) Z = 3.76 (kept: 4.06),
+ * near the MPS-LCP's 4.16 (docs/staggered.md). */
 Test(staggered_coupler, dam_break_equality_lags_unilateral_runs, .timeout = 300) {
   cJSON *s = run_scene("stag_coupler_dam_eq", source_path(DAM),
                        SETS("spacing=0.02", "time.end=0.3", "method.coupler=staggered",
