@@ -62,7 +62,7 @@ static const vbc_param_spec stag_params[] = {
 typedef struct staggered_state {
   int move;             /* method.prepass_move: MOVE_KEPT, MOVE_ONCE or MOVE_ALG1 */
   size_t cap;
-  vbc_vec *u;           /* velocities before the pre-pass */
+  vbc_vec *u;           /* velocities before the pre-pass, after it those before the p^v solve */
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
   vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */

@@ -61,10 +61,10 @@ static void momentum_case(const char *name, const char *const *sets, int nsets) 
 }
 
 /* Measured: relative momentum change ~1e-16 with either remap, either slip condition, under
- * prepass_move kept, where the pre-pass keeps the sheet off the box and it never has p^v rows;
- * under alg1 (the default) it bunches against the box and gets rows between fluid particles, whose
- * remap is no exchange of momentum: 1e-16 with the default remap and free slip, 0.064 with the
- * literal remap, 0.020 with no slip. */
+ * prepass_move kept, where the pre-pass keeps the sheet off the box and p^v never iterates. Under
+ * alg1 (the default) the sheet runs into the box and p^v iterates between fluid particles (from
+ * step 7 with the literal remap), where the remap is no exchange of momentum: 0.064 with the
+ * literal remap, 0.020 with no slip; the default remap and free slip keep ~1e-16 under both. */
 Test(staggered_body, a_sheet_hitting_a_free_box_conserves_linear_momentum) {
   momentum_case("sb_sheet", NULL, 0);
   momentum_case("sb_sheet_kept", SETS("method.prepass_move=kept"), 1);
