@@ -46,6 +46,10 @@ static double polygon_area2(const vbc_body_shape *s) {
   return a2;
 }
 
+double vbc_body_polygon_measure(const vbc_body_shape *s, int dim) {
+  return 0.5 * fabs(polygon_area2(s)) * (dim == 3 ? s->max.z - s->min.z : 1.0);
+}
+
 /* Convex polygon in either orientation: inside iff more than tol on the inner side of every
  * edge (the inner side is the left one for counter-clockwise vertices). */
 static int polygon_contains(const vbc_body_shape *s, int dim, vbc_vec x) {

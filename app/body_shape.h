@@ -25,4 +25,7 @@ int vbc_body_shape_contains(const vbc_body_shape *s, int dim, vbc_vec x);
  * [lo, hi]. */
 void vbc_body_shape_bounds(const vbc_body_shape *s, int dim, vbc_vec *lo, vbc_vec *hi);
 
+/* A polygon's area (2D) or, extruded over [min.z, max.z], its volume (3D). */
+double vbc_body_polygon_measure(const vbc_body_shape *s, int dim);
+
 #endif

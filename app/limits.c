@@ -39,12 +39,7 @@ static double body_count(int dim, double l, const vbc_body_shape *sh) {
     case VBC_BODY_CROSS: /* two bars crossing, the centre square (cube) counted once */
       return (dim == 3 ? (2.0 * sh->length - sh->width) * sh->width * sh->width
                        : (2.0 * sh->length - sh->width) * sh->width) / cell;
-    case VBC_BODY_POLYGON: /* the shoelace formula */
-      for (size_t k = 0; k < sh->nvertices; ++k) {
-        vbc_vec a = sh->vertices[k], b = sh->vertices[(k + 1) % sh->nvertices];
-        area += a.x * b.y - b.x * a.y;
-      }
-      return 0.5 * fabs(area) * (dim == 3 ? sh->max.z - sh->min.z : 1.0) / cell;
+    case VBC_BODY_POLYGON: return vbc_body_polygon_measure(sh, dim) / cell;
     case VBC_BODY_UNION: /* parts may overlap: an upper bound */
       for (size_t k = 0; k < sh->nparts; ++k) area += body_count(dim, l, &sh->parts[k]);
       return area;

@@ -127,7 +127,7 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
  * advection moves the particles by h times the whole velocity, du^d included. With alg1 the p^v
  * change h du^v is taken back too: the step moves the fluid by h (u* + du^d), the velocity the
  * pre-pass left (Alg. 1 lines 3-5), and du^v moves it in the next step. */
-static int add_density_pressure(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+static int after_pv_solve(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
   push_bodies(c, FLUID); /* eq. 21, 28 */
@@ -175,7 +175,7 @@ static const vbc_stage_spec stages[] = {
                        .solver_group = "prepass", .before = keep_velocities,
                        .after = move_positions},
     [STAGE_PRESSURE] = {.label = "pressure", .slots = {FLUID}, .nslots = 1,
-                        .solver_group = "fluid", .after = add_density_pressure},
+                        .solver_group = "fluid", .after = after_pv_solve},
     [STAGE_BODIES] = {.label = "body_contact", .slots = {CONTACT, PIN}, .nslots = 2,
                       .solver_group = "contact", .skip_without_rows = 1},
 };

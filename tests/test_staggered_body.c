@@ -167,14 +167,20 @@ static const char *const free_at_draft[] = {
     "bodies.0.motion=\"free\"", "bodies.0.density_ratio=0.5", "time.end=0.3", "spacing=0.02",
     "benchmark={\"type\": \"buoyancy\", \"body\": 0}", NULL};
 
+/* free_at_draft, then `more` (NULL-terminated; a later key overrides an earlier one) into sets. */
+static int draft_sets(const char *sets[8], const char *const *more) {
+  int n = 0;
+  for (; free_at_draft[n]; ++n) sets[n] = free_at_draft[n];
+  for (; *more; ++more) sets[n++] = *more;
+  return n;
+}
+
 static void float_case(const char *load, double *y, double *speed) {
   run r;
   char set[64];
   snprintf(set, sizeof set, "method.fluid.body_load=%s", load);
   const char *sets[8];
-  int n = 0;
-  for (; free_at_draft[n]; ++n) sets[n] = free_at_draft[n];
-  sets[n++] = set;
+  const int n = draft_sets(sets, SETS(set));
   start(&r, "sb_float", held_in_water, sets, n);
   steps(&r, 120);
   *y = r.sim.bodies[0].x.y, *speed = vbc_vec_norm(r.sim.bodies[0].v);
@@ -183,10 +189,9 @@ static void float_case(const char *load, double *y, double *speed) {
 
 Test(staggered_body, a_box_at_its_draft_floats_there_only_with_the_implicit_load) {
   const char *scene = write_text(test_dir("sb_float_scene"), "scene.json", held_in_water);
-  cJSON *s = run_scene("sb_float_implicit", scene,
-                       SETS(free_at_draft[0], free_at_draft[1], free_at_draft[3], free_at_draft[4],
-                            "time.end=1.5", "method.fluid.body_load=implicit"),
-                       6);
+  const char *sets[8];
+  const int n = draft_sets(sets, SETS("time.end=1.5", "method.fluid.body_load=implicit"));
+  cJSON *s = run_scene("sb_float_implicit", scene, sets, n);
   const double error = json_number(s, "metrics.submerged_error_fluid");
   const double speed = json_number(s, "metrics.final_speed");
   cJSON_Delete(s);
@@ -203,9 +208,7 @@ Test(staggered_body, a_box_at_its_draft_floats_there_only_with_the_implicit_load
 Test(staggered_body, the_implicit_operator_is_symmetric_and_matches_matrix_free) {
   run r;
   const char *sets[8];
-  int n = 0;
-  for (; free_at_draft[n]; ++n) sets[n] = free_at_draft[n];
-  sets[n++] = "method.fluid.body_load=implicit";
+  const int n = draft_sets(sets, SETS("method.fluid.body_load=implicit"));
   start(&r, "sb_implicit_op", held_in_water, sets, n);
   steps(&r, 3);
   vbc_block *blk = &r.sim.coupling.block[1]; /* the staggered coupler's fluid slot */
