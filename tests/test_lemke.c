@@ -312,8 +312,34 @@ Test(lemke, random_singular_psd_contact_lcps_agree_with_pgs) {
   agree_with_pgs(150, 30);
 }
 
-/* ---- the block adapter and the solver type ---------------------------------------------- */
+/* Borders applied late, column by column (lemke_defer.c): z, w and the counts match immediate
+ * updates to the bit for any log length (1, 3: frequent flushes), on SPD and singular M. */
+Test(lemke, deferred_basis_updates_change_no_bit) {
+  const size_t sizes[][2] = {{120, 60}, {150, 30}}, D[] = {1, 3, VBC_LEMKE_DEFERRED_UPDATES};
+  for (size_t c = 0; c < 2; ++c) {
+    const size_t n = sizes[c][0];
+    double *M = malloc(n * n * sizeof *M), *q = malloc(n * sizeof *q);
+    double *zw = malloc(4 * n * sizeof *zw); /* z, w at once; z, w deferred */
+    contact_lcp(n, sizes[c][1], M, q);
+    vbc_lemke_options opt;
+    vbc_lemke_options_default(&opt);
+    opt.deferred_updates = 0;
+    vbc_lemke_result r0, r;
+    vbc_error err = {0};
+    cr_assert_eq(vbc_lemke_dense(n, M, q, &opt, zw, zw + n, &r0, &err), VBC_OK);
+    cr_assert(r0.status == VBC_LEMKE_SOLVED && r0.basis_max > 40, "basis %zu", r0.basis_max);
+    for (size_t k = 0; k < 3; ++k) {
+      opt.deferred_updates = D[k];
+      cr_assert_eq(vbc_lemke_dense(n, M, q, &opt, zw + 2 * n, zw + 3 * n, &r, &err), VBC_OK);
+      cr_assert(r.pivots == r0.pivots && r.refactors == r0.refactors &&
+                r.basis_max == r0.basis_max && r.error == r0.error &&
+                memcmp(zw, zw + 2 * n, 2 * n * sizeof *zw) == 0, "n %zu, D %zu differ", n, D[k]);
+    }
+    free(M), free(q), free(zw);
+  }
+}
 
+/* ---- the block adapter and the solver type ---------------------------------------------- */
 
 static int world_solve(world *w, const char *solver, vbc_solve_result *res, vbc_error *err) {
   cJSON *sp = cJSON_CreateObject();

@@ -127,7 +127,8 @@ void vbc_lemke_options_default(vbc_lemke_options *o) {
                            .tie_tolerance = VBC_LEMKE_TIE_TOLERANCE,
                            .pivot_tolerance = VBC_LEMKE_PIVOT_TOLERANCE,
                            .cover = NULL,
-                           .regularization = -1.0};
+                           .regularization = -1.0,
+                           .deferred_updates = VBC_LEMKE_DEFERRED_UPDATES};
 }
 
 long vbc_lemke_default_max_pivots(size_t n) {

@@ -49,11 +49,16 @@ typedef struct vbc_lemke_options {
                             diagonal of the scaled M, then removed by proximal steps (lemke.c) */
   int plain_first;       /* automatic: the plain run first on contact-like matrices too, the
                             regularized one only when it fails (default 0: regularized first) */
+  size_t deferred_updates; /* basis borders a column of A^-1 may take late, when it is read
+                              (default VBC_LEMKE_DEFERRED_UPDATES; 0: all columns at once):
+                              the same results to the bit, faster once A^-1 outgrows the cache
+                              (lemke_defer.c) */
 } vbc_lemke_options;
 
 #define VBC_LEMKE_TOLERANCE 1e-9
 #define VBC_LEMKE_TIE_TOLERANCE 1e-12
 #define VBC_LEMKE_PIVOT_TOLERANCE 1e-9
+#define VBC_LEMKE_DEFERRED_UPDATES 32
 
 void vbc_lemke_options_default(vbc_lemke_options *o);
 

@@ -54,6 +54,7 @@ void vbc_lk_csr_affine(const vbc_sparse *M, const double *z, const double *q, do
 /* ------------------------------------------------------------------------------------------ */
 
 void vbc_lk_free(lk *s) {
+  vbc_lk_defer_free(s);
   vbc_lk_csr_free(&s->R);
   vbc_lk_csr_free(&s->C);
   void *p[] = {s->D,  s->q,  s->d, s->Ainv, s->eqpos, s->req,   s->zpos,  s->cvar, s->xw,
@@ -66,6 +67,7 @@ void vbc_lk_free(lk *s) {
 /* Grow A^-1's storage to hold m x m with m = need. */
 int vbc_lk_reserve(lk *s, size_t need, vbc_error *err) {
   if (need <= s->cap) return VBC_OK;
+  vbc_lk_flush(s); /* the columns are copied below */
   size_t cap = s->cap ? s->cap : 32;
   while (cap < need) cap *= 2;
   if (cap > s->n + 1) cap = s->n + 1;
@@ -82,7 +84,9 @@ int vbc_lk_reserve(lk *s, size_t need, vbc_error *err) {
   if (cv) s->cvar = cv;
   size_t *rq = vbc_realloc(s->req, cap, sizeof *rq, err);
   if (rq) s->req = rq;
-  if (!A || !y || !g || !r || !xz || !cv || !rq) {
+  size_t *ver = vbc_realloc(s->ver, cap, sizeof *ver, err);
+  if (ver) s->ver = ver;
+  if (!A || !y || !g || !r || !xz || !cv || !rq || !ver) {
     free(A);
     return err->code;
   }
@@ -102,6 +106,7 @@ int vbc_lk_init(lk *s, const vbc_sparse *M, const double *q, const vbc_lemke_opt
   s->n = n;
   s->tie = opt->tie_tolerance;
   s->piv = opt->pivot_tolerance;
+  if (vbc_lk_defer_init(s, opt->deferred_updates, err) != VBC_OK) return err->code;
   s->D = vbc_calloc(n, sizeof *s->D, err);
   s->q = vbc_calloc(n, sizeof *s->q, err);
   s->d = vbc_calloc(n, sizeof *s->d, err);
@@ -174,7 +179,8 @@ void vbc_lk_basic_times(const lk *s, const double *x, double *t) {
 }
 
 /* out = A^-1 v (v indexed by rows a of A). */
-void vbc_lk_ainv_times(const lk *s, const double *v, double *out) {
+void vbc_lk_ainv_times(lk *s, const double *v, double *out) {
+  vbc_lk_flush(s);
   memset(out, 0, s->m * sizeof *out);
   for (size_t a = 0; a < s->m; ++a) {
     const double f = v[a];
@@ -211,14 +217,14 @@ static double column_rest(lk *s, size_t e, int is_w) {
 double vbc_lk_entering_column(lk *s, size_t e, int is_w) {
   const size_t m = s->m;
   if (is_w) {
-    memcpy(s->y, col(s, (size_t)s->eqpos[e]), m * sizeof *s->y);
+    memcpy(s->y, vbc_lk_col(s, (size_t)s->eqpos[e]), m * sizeof *s->y);
   } else {
     memset(s->y, 0, m * sizeof *s->y);
     for (size_t k = s->C.start[e]; k < s->C.start[e + 1]; ++k) {
       long a = s->eqpos[s->C.idx[k]];
       if (a < 0) continue;
       const double f = -s->C.val[k];
-      const double *c = col(s, (size_t)a);
+      const double *c = vbc_lk_col(s, (size_t)a);
       for (size_t p = 0; p < m; ++p) s->y[p] += f * c[p];
     }
   }
@@ -232,12 +238,12 @@ double vbc_lk_entering_column(lk *s, size_t e, int is_w) {
 }
 
 /* Entry of B^-1 in the row of basic variable v (ids as in cand) and the column of equation c. */
-static double binv_entry(const lk *s, size_t v, size_t c) {
+static double binv_entry(lk *s, size_t v, size_t c) {
   const long a = s->eqpos[c];
-  if (v <= s->n) return a < 0 ? 0.0 : col(s, (size_t)a)[s->zpos[v]];
+  if (v <= s->n) return a < 0 ? 0.0 : vbc_lk_col(s, (size_t)a)[s->zpos[v]];
   const size_t i = v - s->n - 1;
   if (a < 0) return i == c ? 1.0 : 0.0;
-  const double *ca = col(s, (size_t)a);
+  const double *ca = vbc_lk_col(s, (size_t)a);
   double acc = s->zpos[s->n] >= 0 ? s->d[i] * ca[s->zpos[s->n]] : 0.0;
   for (size_t k = s->R.start[i]; k < s->R.start[i + 1]; ++k) {
     long p = s->zpos[s->R.idx[k]];

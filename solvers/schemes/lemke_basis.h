@@ -1,7 +1,7 @@
 /* lemke_basis.h — the inside of Lemke's method (solvers/schemes/lemke.c): the scaled problem,
  * the basis inverse A^-1 and the pivoting steps, shared by lemke.c (the driver), lemke_basis.c
- * (state, products, the entering column, the ratio test) and lemke_pivot.c (basis changes,
- * refactorisation). Not an interface for other modules; lemke.c's head comment explains the
+ * (state, products, the entering column, the ratio test), lemke_pivot.c (basis changes,
+ * refactorisation) and lemke_defer.c (borders applied late). Not an interface for other modules; lemke.c's head comment explains the
  * method and its choices. */
 #ifndef VBC_LEMKE_BASIS_H
 #define VBC_LEMKE_BASIS_H
@@ -49,9 +49,26 @@ typedef struct lk {
   double *rowv;
   size_t nrow;
   size_t basis_max;
+  /* Borders held back (lemke_defer.c). A border changes every column of A^-1 by a rank-one term:
+   * a pass over all of A^-1 per pivot, which streams from memory once A^-1 outgrows the cache.
+   * Up to defer_max borders are logged instead, and a column takes the logged ones, in order,
+   * when it is read (vbc_lk_col) or when the log is flushed: the same operations on each entry
+   * in the same order as at once, so the same bits, with the column in cache for all of them. */
+  size_t defer_max;  /* borders logged at most (0: each updates A^-1 at once) */
+  size_t nlog;       /* borders logged */
+  size_t *ver;       /* per column of A (cap): how many of the logged borders it has taken */
+  size_t *log_m;     /* per logged border: m before it */
+  double *log_piv;   /* ... its pivot */
+  size_t *log_row;   /* defer_max + 1: where its row (gather_row) starts in log_rowp/log_rowv */
+  size_t *log_rowp;
+  double *log_rowv;
+  size_t *log_y;     /* defer_max + 1: where its entering column y starts in log_yv */
+  double *log_yv;
+  size_t cap_logrow, cap_logy;
 } lk;
 
-/* Column a of A^-1 (contiguous over the basic variables). */
+/* Column a of A^-1 (contiguous over the basic variables) as stored: without the logged borders
+ * it has not taken yet. Readers outside lemke_defer.c and the basis changes use vbc_lk_col. */
 static inline double *col(const lk *s, size_t a) { return s->Ainv + a * s->cap; }
 
 void vbc_lk_csr_free(csr *a);
@@ -63,7 +80,7 @@ int vbc_lk_reserve(lk *s, size_t need, vbc_error *err);
 int vbc_lk_init(lk *s, const vbc_sparse *M, const double *q, const vbc_lemke_options *opt,
                 double reg, vbc_error *err);
 void vbc_lk_basic_times(const lk *s, const double *x, double *t);
-void vbc_lk_ainv_times(const lk *s, const double *v, double *out);
+void vbc_lk_ainv_times(lk *s, const double *v, double *out);
 double vbc_lk_entering_column(lk *s, size_t e, int is_w);
 size_t vbc_lk_ratio_test(lk *s, double *theta);
 void vbc_lk_true_times(const lk *s, const double *x, double *t);
@@ -71,5 +88,18 @@ void vbc_lk_refresh(lk *s, int steps);
 int vbc_lk_pivot(lk *s, size_t enter, size_t leave, double theta, vbc_error *err);
 size_t vbc_lk_first_pivot(lk *s);
 int vbc_lk_refactor(lk *s, vbc_error *err);
+
+/* lemke_defer.c */
+int vbc_lk_defer_init(lk *s, size_t defer_max, vbc_error *err);
+void vbc_lk_defer_free(lk *s);
+/* Column a of A^-1 with every logged border applied. */
+double *vbc_lk_col(lk *s, size_t a);
+/* Every column up to date, the log empty. */
+void vbc_lk_flush(lk *s);
+/* Log the border of the gathered row (rowp, rowv, nrow), the entering column y (m entries) and
+ * pivot piv, flushing first when the log is full. */
+int vbc_lk_log_border(lk *s, double piv, vbc_error *err);
+/* Every column has been written afresh (refactorisation): the log no longer applies. */
+void vbc_lk_log_clear(lk *s);
 
 #endif

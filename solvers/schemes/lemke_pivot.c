@@ -36,15 +36,20 @@ static int border(lk *s, size_t r, size_t e, vbc_error *err) {
   const size_t m = s->m;
   const double piv = s->aw[r], *y = s->y;
   gather_row(s, r);
-  for (size_t a = 0; a < m; ++a) {
-    double *c = col(s, a);
-    const double f = row_times_col(s, c) / piv;
-    for (size_t p = 0; p < m; ++p) c[p] += f * y[p];
-    c[m] = -f;
+  if (s->defer_max > 0) { /* the columns take it when read (lemke_defer.c) */
+    if (vbc_lk_log_border(s, piv, err) != VBC_OK) return err->code;
+  } else {
+    for (size_t a = 0; a < m; ++a) {
+      double *c = col(s, a);
+      const double f = row_times_col(s, c) / piv;
+      for (size_t p = 0; p < m; ++p) c[p] += f * y[p];
+      c[m] = -f;
+    }
   }
   double *c = col(s, m);
   for (size_t p = 0; p < m; ++p) c[p] = -y[p] / piv;
   c[m] = 1.0 / piv;
+  if (s->defer_max > 0) s->ver[m] = s->nlog; /* made from y: it has every logged border */
   s->req[m] = r;
   s->eqpos[r] = (long)m;
   s->cvar[m] = e;
@@ -144,6 +149,7 @@ int vbc_lk_pivot(lk *s, size_t enter, size_t leave, double theta, vbc_error *err
     if (s->eqpos[i] < 0) s->xw[i] -= theta * s->aw[i];
   const int enter_w = enter > n;
   const size_t e = enter_w ? enter - n - 1 : enter;
+  if (enter_w || leave <= n) vbc_lk_flush(s); /* not a border: only borders are logged */
   if (leave > n) { /* a w leaves */
     const size_t r = leave - n - 1;
     if (enter_w) {
@@ -176,6 +182,7 @@ size_t vbc_lk_first_pivot(lk *s) {
     if (s->q[i] + theta * s->d[i] <= s->tie) r = i;
   for (size_t i = 0; i < n; ++i) s->xw[i] = s->q[i] + theta * s->d[i];
   s->Ainv[0] = -1.0 / s->d[r];
+  if (s->defer_max > 0) s->ver[0] = 0;
   s->req[0] = r;
   s->eqpos[r] = 0;
   s->cvar[0] = n;
@@ -247,6 +254,7 @@ int vbc_lk_refactor(lk *s, vbc_error *err) {
     if (s->zpos[s->n] >= 0) LU[a * m + (size_t)s->zpos[s->n]] -= s->d[i];
   }
   ok = ok && lu_factor(LU, m, perm);
+  if (ok) vbc_lk_log_clear(s); /* every column is written afresh below */
   for (size_t a = 0; ok && a < m; ++a) {
     memset(b, 0, m * sizeof *b);
     b[a] = 1.0;
