@@ -62,7 +62,8 @@ static const vbc_param_spec stag_params[] = {
 typedef struct staggered_state {
   int move;             /* method.prepass_move: MOVE_KEPT, MOVE_ONCE or MOVE_ALG1 */
   size_t cap;
-  vbc_vec *u;           /* velocities before the pre-pass, after it those before the p^v solve */
+  vbc_vec *u;           /* velocities before the pre-pass; under alg1, after it those before
+                           the p^v solve */
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
   vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
@@ -117,7 +118,7 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
       s->shift[i] = vbc_vec_scale(vbc_vec_sub(p->vel[i], s->u[i]), h);
       p->pos[i] = vbc_vec_add(p->pos[i], s->shift[i]);
     }
-    s->u[i] = p->vel[i]; /* from here: the velocities before the p^v solve */
+    if (s->move == MOVE_ALG1) s->u[i] = p->vel[i]; /* the velocities before the p^v solve */
   }
   return c->ops.neighbours(c->ops.ctx, err);
 }

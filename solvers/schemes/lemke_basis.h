@@ -1,8 +1,8 @@
 /* lemke_basis.h — the inside of Lemke's method (solvers/schemes/lemke.c): the scaled problem,
  * the basis inverse A^-1 and the pivoting steps, shared by lemke.c (the driver), lemke_basis.c
  * (state, products, the entering column, the ratio test), lemke_pivot.c (basis changes,
- * refactorisation) and lemke_defer.c (borders applied late). Not an interface for other modules; lemke.c's head comment explains the
- * method and its choices. */
+ * refactorisation) and lemke_defer.c (borders applied late). Not an interface for other
+ * modules; lemke.c's head comment explains the method and its choices. */
 #ifndef VBC_LEMKE_BASIS_H
 #define VBC_LEMKE_BASIS_H
 
@@ -54,15 +54,15 @@ typedef struct lk {
    * Up to defer_max borders are logged instead, and a column takes the logged ones, in order,
    * when it is read (vbc_lk_col) or when the log is flushed: the same operations on each entry
    * in the same order as at once, so the same bits, with the column in cache for all of them. */
-  size_t defer_max;  /* borders logged at most (0: each updates A^-1 at once) */
+  size_t defer_max;  /* borders logged at most (0: each is flushed to all of A^-1 at once) */
   size_t nlog;       /* borders logged */
   size_t *ver;       /* per column of A (cap): how many of the logged borders it has taken */
   size_t *log_m;     /* per logged border: m before it */
   double *log_piv;   /* ... its pivot */
-  size_t *log_row;   /* defer_max + 1: where its row (gather_row) starts in log_rowp/log_rowv */
+  size_t *log_row;   /* max(defer_max, 1) + 1: where its gathered row starts in log_rowp/v */
   size_t *log_rowp;
   double *log_rowv;
-  size_t *log_y;     /* defer_max + 1: where its entering column y starts in log_yv */
+  size_t *log_y;     /* max(defer_max, 1) + 1: where its entering column starts in log_yv */
   double *log_yv;
   size_t cap_logrow, cap_logy;
 } lk;

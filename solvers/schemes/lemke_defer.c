@@ -7,11 +7,12 @@
  * only that column, so the updates of one column can wait: the log keeps (v, y, s, m) of the
  * last borders, and a column takes the ones it has not taken, oldest first, when it is read.
  * Every entry then sees the same operations in the same order as under immediate updates (the
- * results are bit for bit those of defer_max = 0; tests/test_lemke.c), but a column stays in
- * cache for all of them instead of A^-1 (5.5 MB at n = 1000 and a basis of 827) being streamed
- * from memory once per pivot. Only borders are logged: the other basis changes (row or column
- * replacement, shrinking) flush the log first (lemke_pivot.c), as does every product with all
- * of A^-1, and a flush takes four columns at a time where it can (vbc_lk_flush). */
+ * results are bit for bit those of defer_max = 0, which flushes each border at once;
+ * tests/test_lemke.c), but a column stays in cache for all of them instead of A^-1 (5.5 MB at
+ * n = 1000 and a basis of 827) being streamed from memory once per pivot. Only borders are
+ * logged: the other basis changes (row or column replacement, shrinking) flush the log first
+ * (lemke_pivot.c), as does every product with all of A^-1, and a flush takes four columns at a
+ * time where it can (vbc_lk_flush). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,11 +33,11 @@
 int vbc_lk_defer_init(lk *s, size_t defer_max, vbc_error *err) {
   s->defer_max = defer_max;
   s->nlog = 0;
-  if (defer_max == 0) return VBC_OK;
-  s->log_m = vbc_calloc(defer_max, sizeof *s->log_m, err);
-  s->log_piv = vbc_calloc(defer_max, sizeof *s->log_piv, err);
-  s->log_row = vbc_calloc(defer_max + 1, sizeof *s->log_row, err);
-  s->log_y = vbc_calloc(defer_max + 1, sizeof *s->log_y, err);
+  const size_t len = defer_max > 0 ? defer_max : 1; /* 0: one border, flushed at once */
+  s->log_m = vbc_calloc(len, sizeof *s->log_m, err);
+  s->log_piv = vbc_calloc(len, sizeof *s->log_piv, err);
+  s->log_row = vbc_calloc(len + 1, sizeof *s->log_row, err);
+  s->log_y = vbc_calloc(len + 1, sizeof *s->log_y, err);
   if (!s->log_m || !s->log_piv || !s->log_row || !s->log_y) return err->code;
   return VBC_OK;
 }
@@ -47,21 +48,38 @@ void vbc_lk_defer_free(lk *s) {
   for (size_t k = 0; k < sizeof p / sizeof *p; ++k) free(p[k]);
 }
 
-/* Logged border k on column c: lemke_pivot.c's border, one column. */
-WIDE_VECTORS static void apply_border(const lk *s, size_t k, double *c) {
-  const size_t mk = s->log_m[k], r0 = s->log_row[k], nr = s->log_row[k + 1] - r0;
-  const size_t *rp = s->log_rowp + r0;
-  const double *rv = s->log_rowv + r0, *y = s->log_yv + s->log_y[k];
+/* Logged border k: m before it, its gathered row (nr entries at positions rp, values rv), its
+ * entering column y and pivot. */
+typedef struct border_op {
+  size_t m, nr;
+  const size_t *rp;
+  const double *rv, *y;
+  double piv;
+} border_op;
+
+static border_op logged(const lk *s, size_t k) {
+  const size_t r0 = s->log_row[k];
+  return (border_op){s->log_m[k], s->log_row[k + 1] - r0, s->log_rowp + r0, s->log_rowv + r0,
+                     s->log_yv + s->log_y[k], s->log_piv[k]};
+}
+
+/* Column c's factor in border b: (v^T c) / s, the row's products summed in its order. */
+static inline double factor(const border_op *b, const double *c) {
   double acc = 0.0;
-  for (size_t t = 0; t < nr; ++t) acc += rv[t] * c[rp[t]];
-  const double f = acc / s->log_piv[k];
-  for (size_t p = 0; p < mk; ++p) c[p] += f * y[p];
-  c[mk] = -f;
+  for (size_t t = 0; t < b->nr; ++t) acc += b->rv[t] * c[b->rp[t]];
+  return acc / b->piv;
+}
+
+/* Logged border k on column c: c += f y, c[m] = -f. */
+WIDE_VECTORS static void apply_border(const lk *s, size_t k, double *c) {
+  const border_op b = logged(s, k);
+  const double f = factor(&b, c);
+  for (size_t p = 0; p < b.m; ++p) c[p] += f * b.y[p];
+  c[b.m] = -f;
 }
 
 double *vbc_lk_col(lk *s, size_t a) {
   double *c = col(s, a);
-  if (s->defer_max == 0) return c;
   for (size_t k = s->ver[a]; k < s->nlog; ++k) apply_border(s, k, c);
   s->ver[a] = s->nlog;
   return c;
@@ -71,21 +89,14 @@ double *vbc_lk_col(lk *s, size_t a) {
  * sees apply_border's operations in its order, and each y is read once for the four. */
 WIDE_VECTORS static void apply_borders4(const lk *s, size_t k0, double *const c[4]) {
   for (size_t k = k0; k < s->nlog; ++k) {
-    const size_t mk = s->log_m[k], r0 = s->log_row[k], nr = s->log_row[k + 1] - r0;
-    const size_t *rp = s->log_rowp + r0;
-    const double *rv = s->log_rowv + r0, *y = s->log_yv + s->log_y[k];
-    double f[4];
-    for (int b = 0; b < 4; ++b) {
-      double acc = 0.0;
-      for (size_t t = 0; t < nr; ++t) acc += rv[t] * c[b][rp[t]];
-      f[b] = acc / s->log_piv[k];
-    }
+    const border_op b = logged(s, k);
+    const double f[4] = {factor(&b, c[0]), factor(&b, c[1]), factor(&b, c[2]), factor(&b, c[3])};
     double *c0 = c[0], *c1 = c[1], *c2 = c[2], *c3 = c[3];
-    for (size_t p = 0; p < mk; ++p) {
-      const double yp = y[p];
+    for (size_t p = 0; p < b.m; ++p) {
+      const double yp = b.y[p];
       c0[p] += f[0] * yp, c1[p] += f[1] * yp, c2[p] += f[2] * yp, c3[p] += f[3] * yp;
     }
-    for (int b = 0; b < 4; ++b) c[b][mk] = -f[b];
+    for (int j = 0; j < 4; ++j) c[j][b.m] = -f[j];
   }
 }
 
@@ -110,7 +121,7 @@ void vbc_lk_flush(lk *s) {
 
 void vbc_lk_log_clear(lk *s) {
   s->nlog = 0;
-  if (s->defer_max > 0) memset(s->ver, 0, s->m * sizeof *s->ver);
+  memset(s->ver, 0, s->m * sizeof *s->ver);
 }
 
 /* Room for `need` entries in a log buffer of doubles and, with idx, one of indices. */

@@ -36,20 +36,13 @@ static int border(lk *s, size_t r, size_t e, vbc_error *err) {
   const size_t m = s->m;
   const double piv = s->aw[r], *y = s->y;
   gather_row(s, r);
-  if (s->defer_max > 0) { /* the columns take it when read (lemke_defer.c) */
-    if (vbc_lk_log_border(s, piv, err) != VBC_OK) return err->code;
-  } else {
-    for (size_t a = 0; a < m; ++a) {
-      double *c = col(s, a);
-      const double f = row_times_col(s, c) / piv;
-      for (size_t p = 0; p < m; ++p) c[p] += f * y[p];
-      c[m] = -f;
-    }
-  }
+  /* the other columns take it when read (lemke_defer.c); defer_max 0: all of them now */
+  if (vbc_lk_log_border(s, piv, err) != VBC_OK) return err->code;
+  if (s->defer_max == 0) vbc_lk_flush(s);
   double *c = col(s, m);
   for (size_t p = 0; p < m; ++p) c[p] = -y[p] / piv;
   c[m] = 1.0 / piv;
-  if (s->defer_max > 0) s->ver[m] = s->nlog; /* made from y: it has every logged border */
+  s->ver[m] = s->nlog; /* made from y: it has every logged border */
   s->req[m] = r;
   s->eqpos[r] = (long)m;
   s->cvar[m] = e;
@@ -182,7 +175,7 @@ size_t vbc_lk_first_pivot(lk *s) {
     if (s->q[i] + theta * s->d[i] <= s->tie) r = i;
   for (size_t i = 0; i < n; ++i) s->xw[i] = s->q[i] + theta * s->d[i];
   s->Ainv[0] = -1.0 / s->d[r];
-  if (s->defer_max > 0) s->ver[0] = 0;
+  s->ver[0] = 0;
   s->req[0] = r;
   s->eqpos[r] = 0;
   s->cvar[0] = n;
