@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include "core/grid.h"
+#include "core/grid_scan.h"
 #include "core/parallel.h"
 
 /* Cells beyond this many per particle mean the particles are scattered over a huge region: a
@@ -181,12 +182,10 @@ static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
   return index && dist;
 }
 
-enum { BATCH = 32 }; /* candidates whose distances are computed together */
-
 /* Append to chunk b's scratch (after b->used) every j != i within `radius` of particle i (at pi)
  * with its distance, cell by cell (z, y, x) and in index order within a cell. Returns the count,
- * or SIZE_MAX when the scratch cannot grow. */
-static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius,
+ * or SIZE_MAX when the scratch cannot grow. wide: the AVX-512 loops (grid_scan.h). */
+static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius, int wide,
                               vbc_neighbor_chunk *b) {
   const cell_rows w = rows_around(g, i);
   const double r2max = radius * radius;
@@ -195,27 +194,12 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
     for (long y = w.c[1] - w.r[1]; y <= w.c[1] + w.r[1]; ++y) {
       size_t k, end;
       row_run(g, &w, y, z, &k, &end);
-      for (; k < end; k += BATCH) {
-        const size_t m = end - k < BATCH ? end - k : BATCH;
-        if (!chunk_reserve(b, b->used + count + m)) return SIZE_MAX;
-        uint32_t *out = b->index + b->used;
-        double *dist = b->dist + b->used;
-        double r2[BATCH]; /* vbc_vec_norm2(r_j - r_i), a loop the compiler vectorises */
-        for (size_t t = 0; t < m; ++t) {
-          const double dx = g->sx[k + t] - pi.x, dy = g->sy[k + t] - pi.y, dz = g->sz[k + t] - pi.z;
-          r2[t] = dx * dx + dy * dy + dz * dz;
-        }
-        /* every candidate is written and only a near one kept: no branch to mispredict (15 %
-         * of the candidates are near in 3D); dist holds r^2 until the end */
-        for (size_t t = 0; t < m; ++t) {
-          const uint32_t j = g->sorted[k + t];
-          out[count] = j, dist[count] = r2[t];
-          count += (size_t)((r2[t] < r2max) & (j != i));
-        }
-      }
+      if (k == end) continue;
+      if (!chunk_reserve(b, b->used + count + (end - k) + VBC_SCAN_SLACK)) return SIZE_MAX;
+      count += vbc_scan_run(g, k, end, pi, r2max, (uint32_t)i, wide, b->index + b->used + count,
+                            b->dist + b->used + count); /* r^2 until the end */
     }
-  double *dist = b->dist + b->used;
-  for (size_t q = 0; q < count; ++q) dist[q] = sqrt(dist[q]);
+  vbc_scan_sqrt(b->dist + b->used, count, wide);
   return count;
 }
 
@@ -258,6 +242,7 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
                      const unsigned char *select, const unsigned char *seed, double reach,
                      unsigned char *near, vbc_error *err) {
   const size_t n = nb->n, nchunks = (n + CHUNK - 1) / CHUNK;
+  const int wide = !nb->plain && vbc_scan_wide_available();
   int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
   for (size_t c = 0; c < nchunks; ++c) {
@@ -269,7 +254,7 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
     const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
     for (size_t i = c * CHUNK; i < hi; ++i) {
       if (select && !select[i]) continue;
-      const size_t k = scan_neighbours(g, i, pos[i], nb->radius, b);
+      const size_t k = scan_neighbours(g, i, pos[i], nb->radius, wide, b);
       if (k == SIZE_MAX) {
 #pragma omp atomic write
         failed = 1;
@@ -277,9 +262,9 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
       }
       const uint32_t *found = b->index + b->used;
       const double *dist = b->dist + b->used;
-      if (near)
+      if (near) /* one test, rarely true (most neighbours of a seed are seeds): well predicted */
         for (size_t m = 0; m < k; ++m)
-          if (dist[m] < reach && !seed[found[m]]) {
+          if ((dist[m] < reach) & !seed[found[m]]) {
 #pragma omp atomic write
             near[found[m]] = 1;
           }

@@ -61,6 +61,8 @@ typedef struct vbc_neighbors {
   size_t cap_n, cap_pairs;
   vbc_neighbor_chunk *chunk; /* scratch of the search, kept between builds */
   size_t nchunks;
+  int plain;       /* set by the caller: 1 keeps the search on its plain loops where the AVX-512
+                      ones could run (core/grid_scan.h; the same lists: tests/test_grid.c) */
 } vbc_neighbors;
 
 typedef struct vbc_colouring {

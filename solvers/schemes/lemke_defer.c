@@ -16,15 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/simd.h"
 #include "solvers/schemes/lemke_basis.h"
 
 /* The border loops also built for AVX2, chosen at load time where the processor has it (GCC's
- * target_clones). Four doubles a step instead of two, each entry still one multiplication and
- * one addition, rounded as before (C11 mode: no contraction into FMA), so the same bits: about
- * 0.89 of the time at n = 1000 (bench/README.md). The sanitizer build keeps the plain loops, so
- * the suite runs both kinds on a processor with AVX2. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
+ * target_clones; core/simd.h). Four doubles a step instead of two, each entry still one
+ * multiplication and one addition, rounded as before, so the same bits: about 0.89 of the time
+ * at n = 1000 (bench/README.md). */
+#if defined(VBC_X86_SIMD) && !defined(__clang__)
 #define WIDE_VECTORS __attribute__((target_clones("avx2", "default")))
 #else
 #define WIDE_VECTORS
