@@ -292,15 +292,22 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
     return err->code;
   if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
   if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
-#pragma omp parallel for schedule(guided, 4) if (n >= VBC_PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) {
-    const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
-    if (count == 0) continue;
-    const vbc_neighbor_chunk *b = &nb->chunk[i / CHUNK];
-    memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
-    memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
-    if (scale > 0.0)
-      for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
+  /* by the search's chunks, one at a time to whichever thread is free: the lists lie where the
+   * scanned particles are, mostly at the start in the 3D peer dam break (fluid first), so
+   * guided's first block (half the particles) handed one thread nearly the whole copy */
+  const size_t nchunks = (n + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
+  for (size_t c = 0; c < nchunks; ++c) {
+    const vbc_neighbor_chunk *b = &nb->chunk[c];
+    const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
+    for (size_t i = c * CHUNK; i < hi; ++i) {
+      const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
+      if (count == 0) continue;
+      memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
+      memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
+      if (scale > 0.0)
+        for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
+    }
   }
   return VBC_OK;
 }
