@@ -42,6 +42,11 @@ static size_t run_plain(const vbc_grid *g, size_t k, size_t end, vbc_vec pi, dou
 #ifdef VBC_X86_SIMD
 #define WIDE __attribute__((target("avx512f,avx512vl,popcnt")))
 
+/* The lanes of a step of eight with `left` entries still to go. */
+static inline __mmask8 live_lanes(size_t left) {
+  return left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1u);
+}
+
 /* Eight candidates a step; the last step's mask leaves the lanes past `end` unread. Each step
  * stores eight lanes at out + count (hence VBC_SCAN_SLACK), of which the near ones are kept. */
 WIDE static size_t run_wide(const vbc_grid *g, size_t k, size_t end, vbc_vec pi, double r2max,
@@ -51,7 +56,7 @@ WIDE static size_t run_wide(const vbc_grid *g, size_t k, size_t end, vbc_vec pi,
   const __m256i self = _mm256_set1_epi32((int)i);
   size_t count = 0;
   for (; k < end; k += 8) {
-    const __mmask8 live = end - k >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (end - k)) - 1u);
+    const __mmask8 live = live_lanes(end - k);
     const __m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(live, g->sx + k), px);
     const __m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(live, g->sy + k), py);
     const __m512d dz = _mm512_sub_pd(_mm512_maskz_loadu_pd(live, g->sz + k), pz);
@@ -70,7 +75,7 @@ WIDE static size_t run_wide(const vbc_grid *g, size_t k, size_t end, vbc_vec pi,
 /* vsqrtpd rounds each lane as sqrt does. */
 WIDE static void sqrt_wide(double *x, size_t n) {
   for (size_t q = 0; q < n; q += 8) {
-    const __mmask8 live = n - q >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - q)) - 1u);
+    const __mmask8 live = live_lanes(n - q);
     _mm512_mask_storeu_pd(x + q, live, _mm512_sqrt_pd(_mm512_maskz_loadu_pd(live, x + q)));
   }
 }
