@@ -2,14 +2,41 @@
  *
  * OpenMP threads that spin while waiting made 2-thread runs several times slower than 1 thread on
  * shared 2-core machines (DESIGN.md §6). libgomp reads OMP_WAIT_POLICY when it loads, before
- * main, so when the user has not chosen a policy vbc sets "passive" and re-executes itself once. */
+ * main, so when the user has not chosen a policy vbc sets "passive" and re-executes itself once.
+ *
+ * With OMP_PROC_BIND (or OMP_PLACES) set, libgomp has by then also bound this thread to the
+ * first place, and exec keeps that mask: the re-executed vbc saw one CPU and ran every thread on
+ * it (the 3D peer dam break on 2 threads as slow as on 1: 3.1 s against 1.9 s). So before exec
+ * the thread gets back the CPUs of all places: the mask libgomp built its places from, or the
+ * CPUs the user's OMP_PLACES names. */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <omp.h>
+
 #include "cli/cli.h"
+
+static void unbind_before_exec(void) {
+  if (omp_get_proc_bind() == omp_proc_bind_false) return;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int place = 0; place < omp_get_num_places(); ++place) {
+    const int n = omp_get_place_num_procs(place);
+    int *ids = n > 0 ? malloc((size_t)n * sizeof *ids) : NULL;
+    if (ids == NULL) continue;
+    omp_get_place_proc_ids(place, ids);
+    for (int k = 0; k < n; ++k)
+      if (ids[k] >= 0 && ids[k] < CPU_SETSIZE) CPU_SET(ids[k], &cpus);
+    free(ids);
+  }
+  if (CPU_COUNT(&cpus) > 0) sched_setaffinity(0, sizeof cpus, &cpus); /* as bound, if refused */
+}
 
 int main(int argc, char **argv) {
   if (getenv("OMP_WAIT_POLICY") == NULL && setenv("OMP_WAIT_POLICY", "passive", 1) == 0) {
+    unbind_before_exec();
     execv("/proc/self/exe", argv);
     /* exec unavailable: carry on with the default policy */
   }

@@ -1,7 +1,9 @@
 /* test_cli.c — the command line's contracts (DESIGN.md §4): bad input exits 2 with one message
  * naming the file, the JSON path and what was expected; `validate` checks without running;
  * `list`, `--help`, `--version` work. */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,4 +114,36 @@ Test(cli, help_version_and_list) {
   cr_assert_eq(run_vbc((const char *[]){"--help", NULL}, NULL), 0);
   cr_assert_eq(run_vbc((const char *[]){"--version", NULL}, NULL), 0);
   cr_assert_eq(run_vbc((const char *[]){"list", NULL}, NULL), 0);
+}
+
+/* libgomp binds the first thread to its first place before main when OMP_PROC_BIND is set, and
+ * the re-exec that sets passive waiting (cli/main.c) kept that one-CPU mask: every thread ran on
+ * one CPU. The threads of a 2-thread run must land on two CPUs. */
+Test(cli, bound_threads_keep_the_cpus_of_every_place) {
+  cpu_set_t mine;
+  cr_assert_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
+  if (CPU_COUNT(&mine) < 2) cr_skip_test("this process may use one CPU only");
+  unsetenv("OMP_WAIT_POLICY"); /* so that vbc re-executes itself (this test's own process only) */
+  setenv("OMP_PROC_BIND", "close", 1);
+  setenv("OMP_DISPLAY_AFFINITY", "true", 1);
+  setenv("OMP_AFFINITY_FORMAT", "vbc-cpu %A", 1);
+  char *err = NULL;
+  const char *dir = test_dir("bound_threads");
+  const char *scene = source_path("experiments/scenes/bench_pysph_dam_break_2d.json");
+  int rc = run_vbc((const char *[]){"run", scene, "--threads", "2", "--set", "spacing=0.0135",
+                                    "--set", "time.end=0.001", "--out", dir, NULL},
+                   &err);
+  cr_assert_eq(rc, 0, "%s", err);
+  /* one line per thread as it is bound: "vbc-cpu <its CPUs>" */
+  char first[64] = "";
+  int threads = 0, apart = 0;
+  for (const char *line = strstr(err, "vbc-cpu "); line; line = strstr(line + 1, "vbc-cpu ")) {
+    char cpus[64];
+    if (sscanf(line, "vbc-cpu %63s", cpus) != 1) continue;
+    if (threads++ == 0) snprintf(first, sizeof first, "%s", cpus);
+    else apart |= strcmp(cpus, first) != 0;
+  }
+  cr_assert_geq(threads, 2, "fewer than two affinity lines: %s", err);
+  cr_assert(apart, "every thread on CPUs %s: %s", first, err);
+  free(err);
 }
