@@ -1,6 +1,6 @@
 /* test_cli.c — the command line's contracts (DESIGN.md §4): bad input exits 2 with one message
  * naming the file, the JSON path and what was expected; `validate` checks without running;
- * `list`, `--help`, `--version` work. */
+ * `list`, `--help`, `--version` work; threads the user binds keep their CPUs. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <sched.h>
