@@ -1,8 +1,10 @@
 /* test_sweep.c — the experiment runner: case ids, expansion, bad specs, resume after a finished
  * or a killed sweep, failure isolation, --emit-jobs, the fitted order, plots end to end. The
  * cases are a coarse hydrostatic tank (l = 0.04 m) run for a few dozen steps. */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,6 +296,41 @@ Test(sweep_run, one_failed_case_is_recorded_and_the_others_finish) {
   cr_assert_eq(sweep(force, dir, &out, &err), 3, "%s", err);
   cr_assert(strstr(err, "2 cases, 2 to run"), "%s", err);
   free(out), free(err);
+}
+
+/* The last OMP_PLACES libgomp displayed in a case's log.txt (OMP_DISPLAY_ENV). */
+static void case_places(const char *out_dir, const char *id, char places[256]) {
+  char path[1300];
+  snprintf(path, sizeof path, "%s/cases/%s/log.txt", out_dir, id);
+  char *log = read_text(path);
+  cr_assert_not_null(log, "%s", path);
+  places[0] = '\0';
+  for (const char *at = strstr(log, "OMP_PLACES = '"); at; at = strstr(at + 1, "OMP_PLACES = '"))
+    sscanf(at, "OMP_PLACES = '%255[^']", places);
+  cr_assert(places[0], "no OMP_PLACES in %s", path);
+  free(log);
+}
+
+/* Cases side by side run one thread each; with OMP_PROC_BIND set, each bound its thread to the
+ * first place, so they all shared one CPU. Each slot now gets a place of its own. */
+Test(sweep_run, side_by_side_cases_get_a_place_each_when_threads_are_bound) {
+  cpu_set_t mine;
+  cr_assert_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
+  if (CPU_COUNT(&mine) < 2) cr_skip_test("this process may use one CPU only");
+  unsetenv("OMP_WAIT_POLICY"); /* the path users take: vbc re-executes itself */
+  setenv("OMP_PROC_BIND", "close", 1);
+  setenv("OMP_DISPLAY_ENV", "true", 1);
+  const char *dir = test_dir("sweep_places");
+  const char *spec = spec_file(dir, TINY ", \"vary\": {\"method.fluid.tolerance\": [0.01, 0.001]}");
+  char out_dir[1100], *out, *err, ids[8][16], states[8][16], a[256], b[256];
+  snprintf(out_dir, sizeof out_dir, "%s/out", dir);
+  const char *args[] = {"sweep", spec, "--out", out_dir, "-j", "2", NULL};
+  cr_assert_eq(sweep(args, dir, &out, &err), 0, "%s", err);
+  free(out), free(err);
+  cr_assert_eq(table_ids(out_dir, ids, states), 2);
+  case_places(out_dir, ids[0], a);
+  case_places(out_dir, ids[1], b);
+  cr_assert_str_neq(a, b, "both cases on place %s", a);
 }
 
 Test(sweep_jobs, emit_jobs_writes_one_runnable_command_per_case_to_run) {

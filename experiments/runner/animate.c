@@ -244,7 +244,7 @@ static int run_ffmpeg(const anim *A, const char *ffmpeg, vbc_error *err) {
   char *const argv[] = {(char *)ffmpeg, "-y", "-v", "error", "-framerate", fps, "-i",
                         "frame_%06d.png", "-c:v", "libx264", "-pix_fmt", "yuv420p",
                         "animation.mp4", NULL};
-  pid_t pid = vbc_spawn_logged(ffmpeg, argv, A->work, "ffmpeg.log", 0, err);
+  pid_t pid = vbc_spawn_logged(ffmpeg, argv, A->work, "ffmpeg.log", 0, NULL, err);
   if (pid < 0) return err->code;
   int status;
   while (waitpid(pid, &status, 0) < 0)

@@ -4,7 +4,8 @@
  * Why processes and not threads: a case that crashes or is killed cannot take the others with
  * it, each case is exactly what `vbc run` would do by hand, and a cluster can run the same
  * commands (--emit-jobs). With more than one job each case gets one OpenMP thread (DESIGN.md §6:
- * on 2 cores, oversubscribed threads are slower than none). Children die with the runner
+ * on 2 cores, oversubscribed threads are slower than none), and, if the user binds threads, a
+ * place of its own: bound alike, they all sat on the first CPU. Children die with the runner
  * (PR_SET_PDEATHSIG), so a killed sweep leaves incomplete directories, never a run that goes on
  * writing into a directory the next sweep is about to clear. */
 #include <errno.h>
@@ -122,7 +123,8 @@ static int resumable(const char *dir) {
 }
 
 static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc, int threads,
-                        const vbc_case_lock *lock, vbc_error *err) {
+                        const vbc_spawn_place *place, const vbc_case_lock *lock,
+                        vbc_error *err) {
   char dir[1100], log[1200];
   vbc_sweep_case_dir(sw, c, dir, sizeof dir);
   const int resume = resumable(dir);
@@ -134,7 +136,7 @@ static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc,
   }
   snprintf(log, sizeof log, "%s/log.txt", dir);
   vbc_case_lock_inherit(lock, 1); /* the case's run holds its lock too, until it exits */
-  pid_t pid = vbc_spawn_logged(vbc, argv, NULL, log, 1, err);
+  pid_t pid = vbc_spawn_logged(vbc, argv, NULL, log, 1, place, err);
   vbc_case_lock_inherit(lock, 0);
   vbc_sweep_argv_free(argv);
   return pid;
@@ -228,11 +230,14 @@ static void settled_elsewhere(vbc_sweep_case *c, tally *t) {
           t->total, c->id, c->label, c->state == VBC_CASE_DONE ? "done" : "failed");
 }
 
-/* Start in slot s the first queued case whose lock is free, its state read again under the lock
- * (another sweep sharing the cases may have run it since this one looked). 1: started; 0: every
- * queued case is held by another process; -1: err. */
-static int start_next(vbc_sweep *sw, queue *q, slot *s, const char *vbc, tally *t,
+/* Start in slot s (number k) the first queued case whose lock is free, its state read again
+ * under the lock (another sweep sharing the cases may have run it since this one looked). Cases
+ * side by side with bound threads get a place each (sweep_spawn.h). 1: started; 0: every queued
+ * case is held by another process; -1: err. */
+static int start_next(vbc_sweep *sw, queue *q, slot *s, int k, const char *vbc, tally *t,
                       vbc_error *err) {
+  vbc_spawn_place own;
+  const vbc_spawn_place *place = q->threads == 1 && vbc_spawn_place_of_slot(k, &own) ? &own : NULL;
   for (size_t i = 0; i < q->n; ++i) {
     vbc_sweep_case *c = q->cases[i];
     char holder[300];
@@ -252,7 +257,7 @@ static int start_next(vbc_sweep *sw, queue *q, slot *s, const char *vbc, tally *
     }
     s->c = c;
     s->started = vbc_now();
-    s->pid = start_case(sw, c, vbc, q->threads, &s->lock, err);
+    s->pid = start_case(sw, c, vbc, q->threads, place, &s->lock, err);
     if (s->pid > 0) return 1;
     s->pid = 0;
     vbc_case_lock_release(&s->lock);
@@ -280,7 +285,7 @@ static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const cha
   while (rc == VBC_OK && !interrupted && (queued(&q) > 0 || running > 0)) {
     for (int i = 0; i < jobs && !interrupted; ++i) {
       if (slots[i].pid > 0) continue;
-      int started = start_next(sw, &q, &slots[i], vbc, t, err);
+      int started = start_next(sw, &q, &slots[i], i, vbc, t, err);
       if (started < 0) rc = err->code;
       if (started <= 0) break;
       running++;

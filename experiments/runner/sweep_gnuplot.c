@@ -119,7 +119,7 @@ void vbc_gp_render(FILE *f, const char *name, const char *plot_command) {
 int vbc_gnuplot_run(const char *gnuplot, const char *dir, const char *script, const char *log,
                     vbc_error *err) {
   char *const argv[] = {(char *)gnuplot, (char *)script, NULL};
-  pid_t pid = vbc_spawn_logged(gnuplot, argv, dir, log, 0, err);
+  pid_t pid = vbc_spawn_logged(gnuplot, argv, dir, log, 0, NULL, err);
   if (pid < 0) return err->code;
   int status;
   while (waitpid(pid, &status, 0) < 0)
