@@ -14,22 +14,16 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <omp.h>
-
+#include "app/affinity.h"
 #include "cli/cli.h"
 
 static void unbind_before_exec(void) {
-  if (omp_get_proc_bind() == omp_proc_bind_false) return;
+  static int cpu[CPU_SETSIZE];
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
-  for (int place = 0; place < omp_get_num_places(); ++place) {
-    const int n = omp_get_place_num_procs(place);
-    int *ids = n > 0 ? malloc((size_t)n * sizeof *ids) : NULL;
-    if (ids == NULL) continue;
-    omp_get_place_proc_ids(place, ids);
-    for (int k = 0; k < n; ++k)
-      if (ids[k] >= 0 && ids[k] < CPU_SETSIZE) CPU_SET(ids[k], &cpus);
-    free(ids);
+  for (int place = 0; place < vbc_bound_places(); ++place) {
+    const int n = vbc_place_cpus(place, cpu, CPU_SETSIZE);
+    for (int k = 0; k < n; ++k) CPU_SET(cpu[k], &cpus);
   }
   if (CPU_COUNT(&cpus) > 0) sched_setaffinity(0, sizeof cpus, &cpus); /* as bound, if refused */
 }

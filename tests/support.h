@@ -49,6 +49,10 @@ const struct vbc_registry *test_registry(void);
  * array ("solver.stages.1.solves"). */
 double json_number(const cJSON *root, const char *dotted);
 int file_exists(const char *path);
+/* For the tests of bound threads: 0 when this process may use fewer than two CPUs (the test then
+ * skips); else 1, and the vbc runs started from here on bind their threads as for a user who set
+ * OMP_PROC_BIND=close and no OMP_WAIT_POLICY (environment of this test process only). */
+int bind_threads_like_a_user(void);
 /* Bad input: write scene_text to test_dir(dir_name)/scene.json, run `vbc validate` and
  * `vbc run` on it with the --set assignments (NULL-terminated, may be empty); both must exit 2
  * with one line of stderr that names scene.json and holds every fragment (NULL-terminated), and

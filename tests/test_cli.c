@@ -1,9 +1,7 @@
 /* test_cli.c — the command line's contracts (DESIGN.md §4): bad input exits 2 with one message
  * naming the file, the JSON path and what was expected; `validate` checks without running;
  * `list`, `--help`, `--version` work; threads the user binds keep their CPUs. */
-#define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,11 +118,7 @@ Test(cli, help_version_and_list) {
  * the re-exec that sets passive waiting (cli/main.c) kept that one-CPU mask: every thread ran on
  * one CPU. The threads of a 2-thread run must land on two CPUs. */
 Test(cli, bound_threads_keep_the_cpus_of_every_place) {
-  cpu_set_t mine;
-  cr_assert_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
-  if (CPU_COUNT(&mine) < 2) cr_skip_test("this process may use one CPU only");
-  unsetenv("OMP_WAIT_POLICY"); /* so that vbc re-executes itself (this test's own process only) */
-  setenv("OMP_PROC_BIND", "close", 1);
+  if (!bind_threads_like_a_user()) cr_skip_test("this process may use one CPU only");
   setenv("OMP_DISPLAY_AFFINITY", "true", 1);
   setenv("OMP_AFFINITY_FORMAT", "vbc-cpu %A", 1);
   char *err = NULL;

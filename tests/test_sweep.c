@@ -1,10 +1,8 @@
 /* test_sweep.c — the experiment runner: case ids, expansion, bad specs, resume after a finished
  * or a killed sweep, failure isolation, --emit-jobs, the fitted order, plots end to end. The
  * cases are a coarse hydrostatic tank (l = 0.04 m) run for a few dozen steps. */
-#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,11 +312,7 @@ static void case_places(const char *out_dir, const char *id, char places[256]) {
 /* Cases side by side run one thread each; with OMP_PROC_BIND set, each bound its thread to the
  * first place, so they all shared one CPU. Each slot now gets a place of its own. */
 Test(sweep_run, side_by_side_cases_get_a_place_each_when_threads_are_bound) {
-  cpu_set_t mine;
-  cr_assert_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
-  if (CPU_COUNT(&mine) < 2) cr_skip_test("this process may use one CPU only");
-  unsetenv("OMP_WAIT_POLICY"); /* the path users take: vbc re-executes itself */
-  setenv("OMP_PROC_BIND", "close", 1);
+  if (!bind_threads_like_a_user()) cr_skip_test("this process may use one CPU only");
   setenv("OMP_DISPLAY_ENV", "true", 1);
   const char *dir = test_dir("sweep_places");
   const char *spec = spec_file(dir, TINY ", \"vary\": {\"method.fluid.tolerance\": [0.01, 0.001]}");

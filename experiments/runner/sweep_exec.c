@@ -122,9 +122,12 @@ static int resumable(const char *dir) {
   return interrupted;
 }
 
+/* Case c in slot k. One-thread cases side by side with bound threads get a place each
+ * (sweep_spawn.h). */
 static pid_t start_case(const vbc_sweep *sw, vbc_sweep_case *c, const char *vbc, int threads,
-                        const vbc_spawn_place *place, const vbc_case_lock *lock,
-                        vbc_error *err) {
+                        int k, const vbc_case_lock *lock, vbc_error *err) {
+  vbc_spawn_place own;
+  const vbc_spawn_place *place = threads == 1 && vbc_spawn_place_of_slot(k, &own) ? &own : NULL;
   char dir[1100], log[1200];
   vbc_sweep_case_dir(sw, c, dir, sizeof dir);
   const int resume = resumable(dir);
@@ -231,13 +234,10 @@ static void settled_elsewhere(vbc_sweep_case *c, tally *t) {
 }
 
 /* Start in slot s (number k) the first queued case whose lock is free, its state read again
- * under the lock (another sweep sharing the cases may have run it since this one looked). Cases
- * side by side with bound threads get a place each (sweep_spawn.h). 1: started; 0: every queued
- * case is held by another process; -1: err. */
+ * under the lock (another sweep sharing the cases may have run it since this one looked).
+ * 1: started; 0: every queued case is held by another process; -1: err. */
 static int start_next(vbc_sweep *sw, queue *q, slot *s, int k, const char *vbc, tally *t,
                       vbc_error *err) {
-  vbc_spawn_place own;
-  const vbc_spawn_place *place = q->threads == 1 && vbc_spawn_place_of_slot(k, &own) ? &own : NULL;
   for (size_t i = 0; i < q->n; ++i) {
     vbc_sweep_case *c = q->cases[i];
     char holder[300];
@@ -257,7 +257,7 @@ static int start_next(vbc_sweep *sw, queue *q, slot *s, int k, const char *vbc, 
     }
     s->c = c;
     s->started = vbc_now();
-    s->pid = start_case(sw, c, vbc, q->threads, place, &s->lock, err);
+    s->pid = start_case(sw, c, vbc, q->threads, k, &s->lock, err);
     if (s->pid > 0) return 1;
     s->pid = 0;
     vbc_case_lock_release(&s->lock);

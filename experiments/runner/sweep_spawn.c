@@ -11,8 +11,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include <omp.h>
-
+#include "app/affinity.h"
 #include "experiments/runner/sweep_spawn.h"
 
 extern char **environ;
@@ -67,19 +66,13 @@ pid_t vbc_spawn_logged(const char *prog, char *const argv[], const char *dir, co
 }
 
 int vbc_spawn_place_of_slot(int slot, vbc_spawn_place *place) {
-  const int nplaces = omp_get_num_places();
-  if (omp_get_proc_bind() == omp_proc_bind_false || nplaces < 1 || slot < 0) return 0;
-  const int k = slot % nplaces, n = omp_get_place_num_procs(k);
-  const int most = (int)(sizeof place->cpu / sizeof *place->cpu);
-  if (n < 1 || n > most) return 0;
-  omp_get_place_proc_ids(k, place->cpu);
-  place->ncpus = n;
+  const int nplaces = vbc_bound_places(), most = (int)(sizeof place->cpu / sizeof *place->cpu);
+  if (nplaces < 1 || slot < 0) return 0;
+  place->ncpus = vbc_place_cpus(slot % nplaces, place->cpu, most);
   size_t used = 0;
-  for (int m = 0; m < n; ++m) {
-    if (place->cpu[m] < 0 || place->cpu[m] >= CPU_SETSIZE) return 0;
+  for (int m = 0; m < place->ncpus; ++m)
     used += (size_t)snprintf(place->text + used, sizeof place->text - used, "%s%d",
                              m ? "," : "{", place->cpu[m]);
-  }
   snprintf(place->text + used, sizeof place->text - used, "}");
-  return 1;
+  return place->ncpus > 0;
 }

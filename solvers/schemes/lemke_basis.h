@@ -71,6 +71,15 @@ typedef struct lk {
  * it has not taken yet. Readers outside lemke_defer.c and the basis changes use vbc_lk_col. */
 static inline double *col(const lk *s, size_t a) { return s->Ainv + a * s->cap; }
 
+/* v^T c of a gathered row v (n entries: values val at positions pos) and a column c, summed in
+ * the row's order: a border's and a row replacement's factors (lemke_pivot.c, lemke_defer.c). */
+static inline double vbc_lk_row_dot(const size_t *pos, const double *val, size_t n,
+                                    const double *c) {
+  double acc = 0.0;
+  for (size_t t = 0; t < n; ++t) acc += val[t] * c[pos[t]];
+  return acc;
+}
+
 void vbc_lk_csr_free(csr *a);
 int vbc_lk_csr_alloc(csr *a, size_t n, size_t nnz, vbc_error *err);
 int vbc_lk_csr_transpose(const csr *a, csr *t, vbc_error *err);

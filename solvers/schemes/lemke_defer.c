@@ -64,9 +64,7 @@ static border_op logged(const lk *s, size_t k) {
 
 /* Column c's factor in border b: (v^T c) / s, the row's products summed in its order. */
 static inline double factor(const border_op *b, const double *c) {
-  double acc = 0.0;
-  for (size_t t = 0; t < b->nr; ++t) acc += b->rv[t] * c[b->rp[t]];
-  return acc / b->piv;
+  return vbc_lk_row_dot(b->rp, b->rv, b->nr, c) / b->piv;
 }
 
 /* Logged border k on column c: c += f y, c[m] = -f. */

@@ -25,9 +25,7 @@ static void gather_row(lk *s, size_t r) {
 
 /* (v^T A^-1)_a for the gathered row v and ca the column a of A^-1. */
 static double row_times_col(const lk *s, const double *ca) {
-  double acc = 0.0;
-  for (size_t k = 0; k < s->nrow; ++k) acc += s->rowv[k] * ca[s->rowp[k]];
-  return acc;
+  return vbc_lk_row_dot(s->rowp, s->rowv, s->nrow, ca);
 }
 
 /* w_r leaves, z_e enters: A gets row r and column z_e (bordering; pivot s = aw[r]). */
