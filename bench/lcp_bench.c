@@ -1,4 +1,4 @@
-/* lcp_bench.c — Lemke (solvers/schemes/lemke.c) against PGS and, when available, Siconos' lcp_lexicolemke
+/* lcp_bench.c — Lemke (solvers/schemes/lemke/lemke.c) against PGS and, when available, Siconos' lcp_lexicolemke
  * on frictionless contact LCPs of unit spheres stacked in a box (issue 7's benchmark).
  *
  * The LCPs are Kurose & Takahashi's eq. 7-12 for spheres: a contact k between spheres i and j
@@ -40,7 +40,7 @@
 #include "core/constraint.h"
 #include "core/clock.h"
 #include "solvers/blocks/lcp_matrix.h"
-#include "solvers/schemes/lemke.h"
+#include "solvers/schemes/lemke/lemke.h"
 #include "solvers/schemes/schemes.h"
 
 #ifdef VBC_HAVE_SICONOS

@@ -1,7 +1,7 @@
 /* omp_overhead.c — what one OpenMP synchronisation costs on this machine.
  *
  * vbc's passes go parallel above a size (core/parallel.h), and a step of the 3D peer dam break
- * opens about 24 thread teams; under OMP_WAIT_POLICY=passive, vbc's default (DESIGN.md §6), every
+ * opens about 24 thread teams; under OMP_WAIT_POLICY=passive, vbc's default (docs/architecture.md), every
  * team start and every barrier wakes a sleeping thread through the kernel. This bench measures
  * that cost directly: a light pass over n doubles (one multiply-add and a sum per item) run
  *   - serially,

@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "app/checkpoint.h"
-#include "app/registry.h"
-#include "cli/modules.h"
-#include "app/run.h"
-#include "app/scene.h"
+#include "sim/checkpoint.h"
+#include "registry/registry.h"
+#include "registry/builtin.h"
+#include "sim/run.h"
+#include "scene/scene.h"
 #include "experiments/runner/animate.h"
 #include "experiments/runner/sweep.h"
 
@@ -214,7 +214,7 @@ static int resume_scene(args *a, char *scene, size_t size, char ***sets, vbc_err
 }
 
 /* SIGINT/SIGTERM during `vbc run`: the handler only records the signal; the time loop stops
- * between steps (app/run.h, `interrupt`). */
+ * between steps (sim/run.h, `interrupt`). */
 static volatile sig_atomic_t run_interrupt;
 
 static void on_run_signal(int sig) { run_interrupt = sig; }

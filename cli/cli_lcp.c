@@ -5,10 +5,10 @@
  * File: lines whose first non-blank character is '#' are comments; the rest is whitespace-
  * separated numbers: n, the n^2 entries of M row by row, the n entries of q. Output: one JSON
  * object on stdout with solver, status, n, pivots (lemke) or iterations (pgs, jacobi), error,
- * seconds, z and w. error is vbc_lcp_error (solvers/schemes/lemke.h) on w = M z + q recomputed from the
+ * seconds, z and w. error is vbc_lcp_error (solvers/schemes/lemke/lemke.h) on w = M z + q recomputed from the
  * file's M and q, so every solver is judged by the same measure.
  *
- *   lemke        solvers/schemes/lemke.c; status solved, ray, max_pivots or inaccurate.
+ *   lemke        solvers/schemes/lemke/lemke.c; status solved, ray, max_pivots or inaccurate.
  *   pgs, jacobi  the lcp_matrix block (solvers/blocks/lcp_matrix.h) under vbc_solve with the
  *                solver's default parameters (--omega W sets the relaxation); they iterate
  *                until error <= T, checked after chunks of at
@@ -42,14 +42,14 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
-#include "app/exact_reference.h"
-#include "app/files.h"
-#include "app/json_file.h"
+#include "lcp/exact_reference.h"
+#include "io/files.h"
+#include "io/json_file.h"
 #include "core/json_util.h"
-#include "app/progress.h"
-#include "app/registry.h"
+#include "sim/progress.h"
+#include "registry/registry.h"
 #include "solvers/blocks/lcp_matrix.h"
-#include "solvers/schemes/lemke.h"
+#include "solvers/schemes/lemke/lemke.h"
 
 typedef struct lcp_args {
   const vbc_registry *registry;
@@ -230,7 +230,7 @@ static int solve_lemke(const lcp_args *a, size_t n, const double *M, const doubl
 /* ------------------------------------------------------------------------------------------ */
 /* Exact reference and trace (head comment). */
 
-/* z* and w* = M z* + q, the scales and the two errors: vbc_lcp_reference (app/exact_reference.h,
+/* z* and w* = M z* + q, the scales and the two errors: vbc_lcp_reference (lcp/exact_reference.h,
  * shared with vbc run --exact-reference). */
 typedef vbc_lcp_reference lcp_ref;
 

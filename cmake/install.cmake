@@ -6,19 +6,21 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# The public headers, by the paths they include each other with (core/..., app/...): they go to
-# P/include/vbc/ with those paths, and vbc.h includes them all.
+# The public headers: one prefixed set under P/include/vbc/, included as <vbc/vbc.h> with only
+# P/include on the include path. In the source tree they include each other by their paths from
+# the project root ("core/vec.h"); installed copies say "vbc/core/vec.h", so that no generic
+# folder name (core/, sim/) lands on a user's include path. vbc_public_headers.cmake rewrites the
+# include lines on install; internal headers are not installed.
 set(VBC_PUBLIC_HEADERS
   core/vec.h core/error.h core/params.h core/particles.h core/kernel.h core/grid.h core/body.h
   core/constraint.h core/coupler.h core/operator.h core/clock.h
   solvers/schemes/solve_params.h
-  app/benchmark.h app/registry.h app/scene.h app/progress.h app/run.h
-  cli/modules.h)
-foreach(h ${VBC_PUBLIC_HEADERS})
-  get_filename_component(dir ${h} DIRECTORY)
-  install(FILES ${PROJECT_SOURCE_DIR}/${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vbc/${dir})
-endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/include/vbc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vbc)
+  registry/benchmark.h registry/registry.h registry/builtin.h
+  scene/scene.h sim/progress.h sim/run.h)
+install(CODE "set(VBC_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
+  set(VBC_HEADERS \"${VBC_PUBLIC_HEADERS};include/vbc/vbc.h\")
+  set(VBC_INCLUDE_DEST \"${CMAKE_INSTALL_INCLUDEDIR}\")")
+install(SCRIPT ${PROJECT_SOURCE_DIR}/cmake/vbc_public_headers.cmake)
 
 install(TARGETS vbc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS vbc_static vbc_shared EXPORT vbcTargets
@@ -33,8 +35,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/vbcConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/vbcConfig.cmake ${PROJECT_BINARY_DIR}/vbcConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/vbc)
 
-# pkg-config: -I.../include for <vbc/vbc.h>, -I.../include/vbc for the headers' own paths; the
-# prefix is found from the file's own place (${pcfiledir}), so the installed tree can move.
+# pkg-config: -I.../include for <vbc/vbc.h>; the prefix is found from the file's own place (${pcfiledir}), so the installed tree can move.
 configure_file(${PROJECT_SOURCE_DIR}/cmake/vbc.pc.in ${PROJECT_BINARY_DIR}/vbc.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/vbc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -25,7 +25,7 @@
  * rotation has zero inverse mass / inverse inertia, M^-1 = (1/m) P_lin and I^-1 = P_rot I^-1 P_rot
  * with P the projection onto the unlocked axes. Every impulse goes through vbc_body_push,
  * vbc_body_inv_mass_along, the inverse inertia or vbc_body_project, so every coupler respects
- * them; gravity is projected the same way (app/sim.c). The locked components of v and w stay
+ * them; gravity is projected the same way (sim/sim.c). The locked components of v and w stay
  * zero (the scene refuses an initial velocity along a locked axis). He et al. 2012 §7.2 let the
  * wedge move vertically only. */
 #ifndef VBC_BODY_H

@@ -57,7 +57,7 @@ typedef int (*vbc_solve_hook)(void *ctx, struct vbc_problem *pb, const struct vb
                               vbc_error *err);
 
 /* An exact reference for the iterates of a traced solve (`vbc run --exact-reference`,
- * app/exact_reference.h), carried by the trace so that only traced solves pay for it. vbc_solve
+ * lcp/exact_reference.h), carried by the trace so that only traced solves pay for it. vbc_solve
  * calls start right after solve_hook (same point, same rules), and measure after every residual
  * pass it traces (iteration 0 included) with rows.residual = b - J v of the current iterate;
  * measure writes the iterate's distance to the reference in impulses and in velocities, NAN when
@@ -92,7 +92,7 @@ typedef struct vbc_system {
   size_t contacts_body, contacts_fluid, contacts_speculative;
   double max_depth_body, max_depth_fluid;
   /* NULL, or observes every solve of the step (the time loop sets it for `vbc run --dump-lcp`,
-   * app/lcp_dump.h); couplers and blocks leave it alone. */
+   * lcp/lcp_dump.h); couplers and blocks leave it alone. */
   vbc_solve_hook solve_hook;
   void *solve_hook_ctx;
   /* NULL, or one inverse mass per particle that replaces the default below while a weak coupler
@@ -246,7 +246,7 @@ typedef struct vbc_block_type {
                             vbc_vec *impulse);
   /* Optional (NULL: no bound). How far from a fluid or rigid particle the block reads the
    * neighbour lists of wall particles (0: it reads none); the simulation then gives lists only
-   * to the walls that near one (app/sim.h). Negative: no bound, as NULL. */
+   * to the walls that near one (sim/sim.h). Negative: no bound, as NULL. */
   double (*list_reach)(const void *state, const vbc_system *sys);
 } vbc_block_type;
 
@@ -270,7 +270,7 @@ typedef struct vbc_problem {
 } vbc_problem;
 
 /* Named figures of one solve beyond the common ones (Lemke's pivots, a coupler's LCP error),
- * with how a run aggregates them over its solves (app/summary.c: mean_NAME, max_NAME). */
+ * with how a run aggregates them over its solves (sim/summary.c: mean_NAME, max_NAME). */
 enum { VBC_MAX_FIGURES = 6 };
 typedef enum vbc_figure_kind {
   VBC_FIGURE_MEAN = 1,

@@ -1,4 +1,4 @@
-/* coupler.h — one time step's orchestration as a table of stages (DESIGN.md §1, §3).
+/* coupler.h — one time step's orchestration as a table of stages (docs/architecture.md).
  *
  * A coupler type is data: the blocks it owns (slots), the scene objects their parameters come
  * from (groups: method.fluid, method.contact, ...), and the stages of a step, each one solve of
@@ -11,7 +11,7 @@
  *                   start -> solve -> finish -> after
  *   -> advect
  *
- * The neighbour search, explicit terms and advection belong to the simulation (app/sim.c),
+ * The neighbour search, explicit terms and advection belong to the simulation (sim/sim.c),
  * which hands them over as vbc_step_ops; a coupler sees the system, its blocks and its declared
  * parameters, never the scene. docs/architecture.md sketches a three-stage coupler (He et al.'s
  * staggered scheme) in this form. */
@@ -49,7 +49,7 @@ typedef struct vbc_group_spec {
   const char *solver_defaults;
 } vbc_group_spec;
 
-/* A group as the scene chose it (app/scene.c resolves it from the declarations above). */
+/* A group as the scene chose it (scene/scene.c resolves it from the declarations above). */
 typedef struct vbc_method_group {
   const char *key;
   const vbc_block_type *constraint; /* NULL without a `constraint` key */
@@ -76,7 +76,7 @@ typedef struct vbc_stage_spec {
   size_t nslots;
   const char *solver_group; /* whose `solver` (and stopping test) runs the stage */
   int skip_without_rows;    /* no rows this step: no solve, no finish, no start/after hooks */
-  int figures_in_metrics;   /* its figures also go to summary.json's metrics (app/summary.c) */
+  int figures_in_metrics;   /* its figures also go to summary.json's metrics (sim/summary.c) */
   vbc_stage_hook before;    /* before the rows are built */
   vbc_stage_hook start;     /* rows built, the solve about to start */
   /* After finish; also when the stage failed (then with ok = 0, only to restore what `before`
@@ -109,7 +109,7 @@ typedef struct vbc_coupler_type {
   int records_fluid_impulse;
 } vbc_coupler_type;
 
-/* What the simulation does around the stages (app/sim.c). */
+/* What the simulation does around the stages (sim/sim.c). */
 typedef struct vbc_step_ops {
   int (*neighbours)(void *ctx, vbc_error *err);
   void (*explicit_terms)(void *ctx);

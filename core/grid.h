@@ -91,7 +91,7 @@ int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_v
 /* Lists for the seeds (seed[i] != 0) and for every other particle closer than reach (<= radius)
  * to a seed, empty lists for the rest; near[i] (n bytes, written) is 1 for those other
  * particles. A listed particle's list is complete. Cheaper than vbc_grid_near's cell-wide reach
- * when the readers of the lists need no more (app/sim.h). */
+ * when the readers of the lists need no more (sim/sim.h). */
 int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
                              double radius, const unsigned char *seed, double reach,
                              unsigned char *near, vbc_error *err);

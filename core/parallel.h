@@ -24,7 +24,7 @@
  * pass between 16 384 and this many items). */
 #define VBC_PARALLEL_MIN_LIGHT 131072
 
-/* Passes of a few nanoseconds an item that mostly stream memory: the state copy of app/run.c (72
+/* Passes of a few nanoseconds an item that mostly stream memory: the state copy of sim/run.c (72
  * bytes a particle), the grid's bounding box (3 ns a particle) and its counting sort (whose two
  * barriers make a team dearer still; grid.c). Measured with farm-bench on the 2D peer dam break,
  * 2 threads (2026-11-28), serial against parallel: at 13 782 particles 0.975 for the copy, 0.986

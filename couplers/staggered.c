@@ -15,7 +15,7 @@
  *      velocities and positions"), du^d stays in the velocity and the neighbour lists are rebuilt
  *      at the moved positions;
  *   3. `pressure` — the velocity constraint p^v (Alg. 3, line 6): the scene's fluid block (default
- *      staggered, solvers/blocks/staggered.c) by method.fluid.solver, default cg preconditioned by
+ *      staggered, solvers/blocks/staggered/staggered.c) by method.fluid.solver, default cg preconditioned by
  *      SSOR with omega 1.7 (He et al. Table 1 and §7.1). Its finish remaps p^v to the particle
  *      velocities (line 7); afterwards the pressure written back is p = p^d + p^v (and the
  *      smoothed pressures likewise);
@@ -37,7 +37,7 @@
  * impulses on its particles (the sph_density block's boundary impulses, as couplers/akinci.c
  * does; Alg. 1 line 5: "update solid velocities by F^density"), and after the p^v solve the
  * reaction to what its staggered particles gave the fluid (eq. 21 with eq. 28's force, the mass
- * being the fluid particle's share that the remap used: solvers/blocks/staggered.c). Bodies move
+ * being the fluid particle's share that the remap used: solvers/blocks/staggered/staggered.c). Bodies move
  * weakly: their new velocity reaches the fluid rows in the next step, as in He's Alg. 1. A fluid
  * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage. */
 #include <stdlib.h>

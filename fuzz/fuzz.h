@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app/registry.h"
+#include "registry/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

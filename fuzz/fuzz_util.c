@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/modules.h"
+#include "registry/builtin.h"
 #include "fuzz/fuzz.h"
 
 static char dir[256];

@@ -2,7 +2,7 @@
  * generation, overlap checks, bodies, the coupler's blocks and solvers: vbc validate). The
  * particle limit is lowered to 20 000 so that an input may not spend the fuzzer's time and
  * memory on a legitimately large scene. Seeds: experiments/scenes and fuzz/corpus/scene. */
-#include "app/run.h"
+#include "sim/run.h"
 #include "fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -3,7 +3,7 @@
  * does them. Seeds: fuzz/corpus/set (one assignment per file). */
 #include <stdlib.h>
 
-#include "app/run.h"
+#include "sim/run.h"
 #include "fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

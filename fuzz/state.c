@@ -1,4 +1,4 @@
-/* state.c — fuzz harness: a state or checkpoint file (app/state_file.h, app/checkpoint.h)
+/* state.c — fuzz harness: a state or checkpoint file (sim/state_file.h, sim/checkpoint.h)
  * through the two ways a run takes one: `vbc run --from-state FILE` (read, fitted to the scene,
  * one step run) and `vbc run --resume DIR` (the checkpoint checked against the scene and
  * version, the run's state and output streams restored, the run finished). The scene is the
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app/run.h"
+#include "sim/run.h"
 #include "fuzz/fuzz.h"
 
 /* PGS capped at 50 iterations: a fuzzed warm start would otherwise spend 5000 on every step */

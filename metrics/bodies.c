@@ -1,4 +1,4 @@
-/* bench_bodies.c — rigid bodies, with or without fluid (Miyamoto & Koshizuka §5.1, §5.7).
+/* bodies.c — rigid bodies, with or without fluid (Miyamoto & Koshizuka §5.1, §5.7).
  *
  * Metrics:
  *   max_penetration        the largest overlap l - r of a rigid particle with a particle of
@@ -30,8 +30,8 @@
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
-#include "app/files.h"
-#include "app/sim.h"
+#include "io/files.h"
+#include "sim/sim.h"
 
 typedef struct bodies_state {
   vbc_penetration pen;

@@ -13,8 +13,8 @@
 #ifndef VBC_BODY_HISTORY_H
 #define VBC_BODY_HISTORY_H
 
-#include "app/blob.h"
-#include "app/sim.h"
+#include "io/blob.h"
+#include "sim/sim.h"
 
 typedef struct vbc_body_history {
   long body;

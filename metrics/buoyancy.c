@@ -1,4 +1,4 @@
-/* bench_buoyancy.c — a floating body (Miyamoto & Koshizuka §5.5, Fig. 12).
+/* buoyancy.c — a floating body (Miyamoto & Koshizuka §5.5, Fig. 12).
  *
  * The submerged ratio of body B is the fraction of its volume below the free surface:
  *     ratio = (1/N) sum_k clamp((y_s - y_k)/l + 1/2, 0, 1)
@@ -21,7 +21,7 @@
  *
  * Metrics: submerged_ratio, submerged_error = |submerged_ratio - density_ratio|, density_ratio,
  * at_rest, rest_time (start of the averaging window), final_speed (the windowed speed at the
- * end); and, as for the rigid pile (bench_bodies.c, metrics/penetration.c), max_penetration
+ * end); and, as for the rigid pile (metrics/bodies.c, metrics/penetration.c), max_penetration
  * (the deepest overlap l - r of a rigid particle with another body's or a wall's particle over
  * the run, in units of l: a sinking body on the floor, two bodies touching) and
  * max_fluid_penetration (the same for fluid against rigid or wall particles: what Kurose's
@@ -56,7 +56,7 @@
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 
 typedef struct buoy_state {
   long body;

@@ -1,4 +1,4 @@
-/* bench_circular_patch.c — the stretching circular patch (Miyamoto & Koshizuka §5.4, Fig. 10).
+/* circular_patch.c — the stretching circular patch (Miyamoto & Koshizuka §5.4, Fig. 10).
  *
  * The scene's first fluid_disk gives the centre, the radius R and the strain rate A0 of the
  * initial field u = A0 (x - xc, -(y - yc)); the theory (metrics/ellipse_theory.h) starts from those.
@@ -15,7 +15,7 @@
 
 #include "metrics/metrics.h"
 #include "metrics/ellipse_theory.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 
 typedef struct patch_state {
   vbc_ellipse_theory theory;

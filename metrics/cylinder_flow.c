@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 
 typedef struct flow_state {
   long body;

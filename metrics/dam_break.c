@@ -1,4 +1,4 @@
-/* bench_dam_break.c — the collapse of a water column (Koshizuka & Oka 1996, Fig. 6-7; experiment
+/* dam_break.c — the collapse of a water column (Koshizuka & Oka 1996, Fig. 6-7; experiment
  * of Martin & Moyce 1952).
  *
  * Set-up: a column of width a and height n^2 a stands against the left wall (the -x side) of a
@@ -56,7 +56,7 @@
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 
 /* Martin & Moyce (1952), Phil. Trans. R. Soc. A 244, 312-324, Tables 2 and 6: surge front of the
  * n^2 = 2 column, a = 2.25 in, as transcribed in TormodLandet/Ocellaris,

@@ -1,4 +1,4 @@
-/* bench_hydrostatic.c — hydrostatic pressure (Miyamoto & Koshizuka §5.2, Fig. 5-6).
+/* hydrostatic.c — hydrostatic pressure (Miyamoto & Koshizuka §5.2, Fig. 5-6).
  *
  * Gravity must point along -y. The free surface is *measured*: the mean height of the top layer
  * of fluid particles (those within l/2 of the highest one) plus l/2, the top of the volume those
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
-#include "app/files.h"
+#include "io/files.h"
 #include "core/number_density.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 
 typedef struct hydro_state {
   double pressure_min_depth, density_min_depth; /* in units of r_e */

@@ -1,10 +1,10 @@
-/* benchmarks.h — the benchmark metric modules (selected by `benchmark.type`). */
-#ifndef VBC_BENCHMARKS_H
-#define VBC_BENCHMARKS_H
+/* metrics.h — the benchmark metric modules (selected by `benchmark.type`). */
+#ifndef VBC_METRICS_H
+#define VBC_METRICS_H
 
-#include "app/benchmark.h"
-#include "app/blob.h"
-#include "app/scene.h"
+#include "registry/benchmark.h"
+#include "io/blob.h"
+#include "scene/scene.h"
 
 extern const vbc_benchmark_type vbc_benchmark_hydrostatic;    /* Miyamoto §5.2 */
 extern const vbc_benchmark_type vbc_benchmark_circular_patch; /* Miyamoto §5.4 */
@@ -40,7 +40,7 @@ void vbc_penetration_observe(vbc_penetration *pen, const struct vbc_sim *sim);
 double vbc_penetration_now(const struct vbc_sim *sim);
 /* At the end: a neighbour search at the final positions and their overlaps. */
 int vbc_penetration_final(vbc_penetration *pen, struct vbc_sim *sim, vbc_error *err);
-/* The tracker's maxima in a checkpoint (app/blob.h). */
+/* The tracker's maxima in a checkpoint (io/blob.h). */
 int vbc_penetration_save(const vbc_penetration *pen, struct vbc_blob *out, vbc_error *err);
 int vbc_penetration_load(vbc_penetration *pen, struct vbc_reader *in, vbc_error *err);
 /* metrics.max_penetration and metrics.max_fluid_penetration, divided by l. */

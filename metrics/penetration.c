@@ -1,4 +1,4 @@
-/* bench_penetration.c — the penetration figures shared by benchmarks (metrics/metrics.h):
+/* penetration.c — the penetration figures shared by benchmarks (metrics/metrics.h):
  * Miyamoto & Koshizuka's "no penetration" of the rigid pile (§5.1) and Kurose & Takahashi's
  * non-penetration constraints (eq. 4-6), measured the same way under every coupler.
  *
@@ -17,7 +17,7 @@
 #include <math.h>
 
 #include "metrics/metrics.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 
 /* A movable side: a fluid particle, or a free or pinned body (inv_mass > 0). */
 static int movable(const vbc_sim *sim, size_t i) {

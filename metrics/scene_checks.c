@@ -1,7 +1,7 @@
 /* scene_checks.c — the scene checks several benchmarks share (metrics/metrics.h). */
 #include "metrics/metrics.h"
-#include "app/scene.h"
-#include "app/sim.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 
 int vbc_benchmark_gravity_down(const vbc_scene *sc, const char *name, vbc_error *err) {
   const vbc_vec g = sc->gravity;

@@ -1,4 +1,4 @@
-/* bench_seesaw.c — the seesaw (Miyamoto & Koshizuka §5.6, Fig. 14-15): whether one step couples
+/* seesaw.c — the seesaw (Miyamoto & Koshizuka §5.6, Fig. 14-15): whether one step couples
  * the fluid on both sides of a pinned body.
  *
  * The "bottom block" is the fluid that starts below the pin (y < pin y); the top block, above it,
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 
 #include "metrics/metrics.h"
-#include "app/files.h"
-#include "app/sim.h"
+#include "io/files.h"
+#include "sim/sim.h"
 
 typedef struct seesaw_state {
   long body;

@@ -15,10 +15,10 @@
 
 #include <criterion/criterion.h>
 
-#include "app/benchmark.h"
-#include "app/files.h"
-#include "app/registry.h"
-#include "cli/modules.h"
+#include "registry/benchmark.h"
+#include "io/files.h"
+#include "registry/registry.h"
+#include "registry/builtin.h"
 #include "tests/support.h"
 
 extern char **environ;

@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "app/scene.h"
-#include "app/sim.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 #include "core/agitation.h"
 #include "tests/support.h"
 

@@ -1,5 +1,5 @@
-/* test_bodies_input.c — the `bodies` key of scenes (app/scene.c, app/body_shape.c,
- * app/generate.c, docs/scene-format.md#bodies): particle counts of every shape on hand-counted
+/* test_bodies_input.c — the `bodies` key of scenes (scene/scene.c, scene/body_shape.c,
+ * scene/generate.c, docs/scene-format.md#bodies): particle counts of every shape on hand-counted
  * lattices, the boundary rule, fluid displacement, particle order and initial velocities,
  * resolved defaults and `--set`; then bad input through `vbc validate` and `vbc run`: exit 2 with
  * one line naming the file and the JSON path. */
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/body_shape.h"
-#include "app/generate.h"
-#include "app/scene.h"
+#include "scene/body_shape.h"
+#include "scene/generate.h"
+#include "scene/scene.h"
 #include "tests/support.h"
 
 /* ---- generation ---- */

@@ -1,4 +1,4 @@
-/* test_checkpoint.c — checkpoint and bit-identical restart (app/checkpoint.h): runs killed with
+/* test_checkpoint.c — checkpoint and bit-identical restart (sim/checkpoint.h): runs killed with
  * SIGKILL at random moments (with a checkpoint after every step, so that kills land during
  * checkpoint writes too) and resumed, a fluid-only scene, a body scene under strong coupling and
  * a lemke_contacts scene, end with the series.csv, convergence.csv (but for its wall-time column),

@@ -1,4 +1,4 @@
-/* test_cli.c — the command line's contracts (DESIGN.md §4): bad input exits 2 with one message
+/* test_cli.c — the command line's contracts: bad input exits 2 with one message
  * naming the file, the JSON path and what was expected; `validate` checks without running;
  * `list`, `--help`, `--version` work; threads the user binds keep their CPUs. */
 #include <criterion/criterion.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "core/constraint.h"
-#include "app/registry.h"
+#include "registry/registry.h"
 #include "solvers/blocks/contact.h"
 #include "solvers/blocks/blocks.h"
 #include "tests/body_world.h"

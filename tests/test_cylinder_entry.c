@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/sim.h"
+#include "sim/sim.h"
 #include "metrics/metrics.h"
 #include "tests/support.h"
 

@@ -1,4 +1,4 @@
-/* test_exact_reference.c — `vbc run --exact-reference` (app/exact_reference.c): on a replayed
+/* test_exact_reference.c — `vbc run --exact-reference` (lcp/exact_reference.c): on a replayed
  * dam-break step (l = 0.02, MPS rows + fluid-wall contacts) PGS from zero impulses starts at
  * reference_error = reference_w_error = 1 and, converged to round-off, ends within 1e-6 of
  * Lemke's solution; without the option both columns are empty and every other column is the

@@ -1,4 +1,4 @@
-/* test_frames_bodies.c — the bodies' poses in the frames (app/vtu.c, app/output.c,
+/* test_frames_bodies.c — the bodies' poses in the frames (io/vtu.c, sim/output.c,
  * docs/scene-format.md#framesvtu-and-framespvd): FieldData of every particle frame and a
  * bodies_NNNNNN.vtu per frame, listed as part 1 of frames.pvd. A body alone in 2D without
  * gravity moves with v = (0.1, 0) m/s and turns at 2 rad/s, so at t = 0.02 s its pose is known:

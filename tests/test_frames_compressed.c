@@ -1,4 +1,4 @@
-/* test_frames_compressed.c — output.compress_frames (app/vtu.c, app/vtu_zlib.h): the same run
+/* test_frames_compressed.c — output.compress_frames (io/vtu.c, io/vtu_zlib.h): the same run
  * written raw and compressed has frames whose every array, decompressed here with zlib itself,
  * holds the raw frame's bytes, behind VTK's header [blocks, block size, last block size,
  * compressed sizes] at the array's `offset`. tests/vtk_frames.py reads both with VTK's reader. */
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "app/vtu_zlib.h"
+#include "io/vtu_zlib.h"
 #include "tests/support.h"
 
 /* Gravity-free spinning box in 2D water: particles of all three kinds, a body, FieldData. */

@@ -10,10 +10,10 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 
-#include "app/registry.h"
+#include "registry/registry.h"
 #include "core/constraint.h"
 #include "solvers/blocks/lcp_matrix.h"
-#include "solvers/schemes/lemke.h"
+#include "solvers/schemes/lemke/lemke.h"
 #include "solvers/schemes/precond.h"
 #include "tests/support.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/registry.h"
+#include "registry/registry.h"
 #include "core/constraint.h"
 #include "solvers/blocks/lcp_matrix.h"
 #include "tests/support.h"

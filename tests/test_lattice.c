@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "app/generate.h"
+#include "scene/generate.h"
 #include "core/kernel.h"
 #include "core/lattice.h"
 

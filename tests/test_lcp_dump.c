@@ -1,4 +1,4 @@
-/* test_lcp_dump.c — `vbc run --dump-lcp STEP DIR` (app/lcp_dump.c): the file of a coarse
+/* test_lcp_dump.c — `vbc run --dump-lcp STEP DIR` (lcp/lcp_dump.c): the file of a coarse
  * hydrostatic step is one LCP that `vbc lcp` reads, Lemke solves it to 1e-9, and converged PGS on
  * the same file lands on Lemke's impulses (to the run's PGS tolerance 1e-3: a singular or
  * ill-conditioned M = J W J^T fixes w sharply, z only up to its near-null space) and on its w

@@ -8,7 +8,7 @@
 
 #include "core/constraint.h"
 #include "tests/support.h"
-#include "app/registry.h"
+#include "registry/registry.h"
 #include "solvers/blocks/lcp_matrix.h"
 #include "solvers/schemes/schemes.h"
 

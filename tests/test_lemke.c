@@ -1,4 +1,4 @@
-/* test_lemke.c — Lemke's method (solvers/schemes/lemke.c): hand LCPs with known solutions (SPD,
+/* test_lemke.c — Lemke's method (solvers/schemes/lemke/lemke.c): hand LCPs with known solutions (SPD,
  * degenerate q, duplicated rows, a nonsymmetric P-matrix, n = 1), infeasible problems ending in
  * a ray, Murty's exponential example, the pivot limit, the verification that never reports an
  * unchecked solution, random contact LCPs against converged PGS, and the block adapter: the
@@ -11,12 +11,12 @@
 
 #include "core/constraint.h"
 #include "tests/support.h"
-#include "app/registry.h"
+#include "registry/registry.h"
 #include "solvers/blocks/contact.h"
 #include "solvers/blocks/blocks.h"
 #include "tests/body_world.h"
 #include "solvers/blocks/lcp_matrix.h"
-#include "solvers/schemes/lemke.h"
+#include "solvers/schemes/lemke/lemke.h"
 
 typedef struct out {
   double z[16], w[16];
@@ -119,7 +119,7 @@ Test(lemke, nonsymmetric_p_matrix) {
   expect((out[]){solve(3, M, q)}, 3, z, w);
 }
 
-/* Siconos 4.4 returned a negative z for n = 1 (DESIGN.md §6). */
+/* Siconos 4.4 returned a negative z for n = 1 (bench/README.md, Lemke against Siconos). */
 Test(lemke, one_row) {
   const double Ma[] = {2}, qa[] = {-4}, za[] = {2}, wa[] = {0};
   out a = solve(1, Ma, qa);

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/scene.h"
-#include "app/sim.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 #include "tests/support.h"
 
 /* A box of density ratio 2 falling at 0.5 m/s onto the floor of a small tank, beside a column of

@@ -1,4 +1,4 @@
-/* test_limits.c — resource limits (app/limits.h): a scene whose spacing would create more
+/* test_limits.c — resource limits (scene/limits.h): a scene whose spacing would create more
  * particles than fit in memory exits 2 before allocating, within a second, naming the count and
  * the memory; --max-particles lowers or raises the limit; the estimate from the shapes agrees
  * with the particles every shipped scene really creates. */
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "app/limits.h"
-#include "app/scene.h"
-#include "app/sim.h"
+#include "scene/limits.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 #include "tests/support.h"
 
 static double now(void) {

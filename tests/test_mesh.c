@@ -1,4 +1,4 @@
-/* test_mesh.c — mesh bodies (app/mesh.c, app/mesh_stl.c, app/scene_mesh.c): the STL reader in
+/* test_mesh.c — mesh bodies (scene/mesh.c, scene/mesh_stl.c, scene/scene_mesh.c): the STL reader in
  * both formats, the mesh's own volume integrals against closed forms, the generalised winding
  * number (inside, outside, on the surface, with a hole), and the mass properties of the
  * particles a mesh body gets (core/body.c, as for every shape) cross-checked against the mesh's
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/generate.h"
-#include "app/mesh.h"
-#include "app/scene.h"
+#include "scene/generate.h"
+#include "scene/mesh.h"
+#include "scene/scene.h"
 #include "tests/mesh_files.h"
 #include "tests/support.h"
 

@@ -1,5 +1,5 @@
-/* test_mesh_input.c — bad meshes and bad `mesh` keys (app/mesh_stl.c, app/mesh.c,
- * app/scene_mesh.c, app/generate.c, docs/scene-format.md#mesh-bodies): `vbc validate` and
+/* test_mesh_input.c — bad meshes and bad `mesh` keys (scene/mesh_stl.c, scene/mesh.c,
+ * scene/scene_mesh.c, scene/generate.c, docs/scene-format.md#mesh-bodies): `vbc validate` and
  * `vbc run` exit 2 with one line that names the scene file, the JSON path, the mesh file and
  * what is wrong with it. */
 #include <criterion/criterion.h>

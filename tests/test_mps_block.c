@@ -9,8 +9,8 @@
 
 #include "core/constraint.h"
 #include "core/parallel.h"
-#include "app/generate.h"
-#include "app/registry.h"
+#include "scene/generate.h"
+#include "registry/registry.h"
 #include "solvers/blocks/lcp_matrix.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/schemes/schemes.h"

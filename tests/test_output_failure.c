@@ -1,4 +1,4 @@
-/* test_output_failure.c — output that cannot be written (app/files.h vbc_file_check, app/run.c):
+/* test_output_failure.c — output that cannot be written (io/files.h vbc_file_check, sim/run.c):
  * an output directory that cannot be created or a stream that cannot be opened exits 4 naming
  * the path; a write that fails half-way through a run (a file size limit, as a full disk would)
  * exits 4 at once naming the file, leaves the frames written before it intact and nothing

@@ -1,4 +1,4 @@
-/* test_seam.c — the seam's second shape (core/coupler.h, app/registry.h): a coupler written
+/* test_seam.c — the seam's second shape (core/coupler.h, registry/registry.h): a coupler written
  * outside the generic part as a table of three stages runs and reports every stage; the
  * registry lists blocks by kind and takes modules a program adds; the block limit of one solve
  * is a system error. */
@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "app/registry.h"
-#include "app/run.h"
-#include "app/scene.h"
-#include "app/sim.h"
+#include "registry/registry.h"
+#include "sim/run.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 #include "couplers/couplers.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/blocks/lcp_matrix.h"

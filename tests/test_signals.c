@@ -1,4 +1,4 @@
-/* test_signals.c — SIGINT and SIGTERM (cli/cli.c, app/run.h `interrupt`): the run stops between
+/* test_signals.c — SIGINT and SIGTERM (cli/cli.c, sim/run.h `interrupt`): the run stops between
  * steps, writes a checkpoint when checkpointing is on and summary.json with "status":
  * "interrupted", and exits 128 + the signal; the checkpoint resumes to the uninterrupted run's
  * series.csv; a sweep treats an interrupted case as not done and resumes it. */

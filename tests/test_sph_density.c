@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "core/constraint.h"
-#include "app/generate.h"
+#include "scene/generate.h"
 #include "core/kernel.h"
-#include "app/registry.h"
+#include "registry/registry.h"
 #include "solvers/blocks/blocks.h"
 #include "support.h"
 

@@ -1,4 +1,4 @@
-/* test_staggered.c — the staggered block (solvers/blocks/staggered.c; He et al., ACM Trans.
+/* test_staggered.c — the staggered block (solvers/blocks/staggered/staggered.c; He et al., ACM Trans.
  * Graph. 31(6) 149, 2012) through the constraint interface: its assembled operator (eq. 12-13)
  * is symmetric with non-positive off-diagonal entries and is the one its matrix-free passes
  * iterate on; the free surface of eq. 25 on the hydrostatic lattice, a droplet and a blob; the
@@ -8,11 +8,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "app/generate.h"
+#include "scene/generate.h"
 #include "core/constraint.h"
 #include "core/kernel.h"
 #include "solvers/blocks/blocks.h"
-#include "solvers/blocks/staggered.h"
+#include "solvers/blocks/staggered/staggered.h"
 #include "support.h"
 
 typedef struct fixture {

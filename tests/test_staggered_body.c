@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/scene.h"
-#include "app/sim.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 #include "core/body.h"
 #include "tests/support.h"
 
@@ -303,7 +303,7 @@ Test(staggered_body, a_locked_body_keeps_its_locked_components_zero_under_every_
 /* The wedge of He et al.'s Fig. 11 (deadrise 30 deg, breadth 0.5 m) at l = 0.01 m: a triangle of
  * area (B/2)^2 tan(beta) = 0.036084 m^2 (360.8 cells). Measured 340 lattice points (-5.8 %): the
  * chines lie 14.43 l above the apex, so the rows of points stop at 14 and the top 0.43 of a row
- * of 50 is missing (the boundary is outside, app/body_shape.h). The body's mass from `density`
+ * of 50 is missing (the boundary is outside, scene/body_shape.h). The body's mass from `density`
  * follows the points. The 5-vertex form with `height` adds the box above the chines. */
 Test(wedge, the_shape_holds_the_lattice_points_of_its_polygon) {
   static const char scene[] =

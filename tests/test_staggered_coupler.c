@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/sim.h"
+#include "sim/sim.h"
 #include "support.h"
 
 #define HYDRO "experiments/scenes/hydrostatic.json"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/state_file.h"
+#include "sim/state_file.h"
 #include "support.h"
 
 #define HYDRO "experiments/scenes/hydrostatic.json"

@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/benchmark.h"
-#include "app/registry.h"
-#include "app/scene.h"
+#include "registry/benchmark.h"
+#include "registry/registry.h"
+#include "scene/scene.h"
 #include "experiments/runner/sweep.h"
 #include "experiments/runner/sweep_csv.h"
 #include "tests/support.h"

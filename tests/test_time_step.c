@@ -1,4 +1,4 @@
-/* test_time_step.c — adaptive time steps (app/time_step.h, app/schedule.h): the CFL and viscous
+/* test_time_step.c — adaptive time steps (sim/time_step.h, sim/schedule.h): the CFL and viscous
  * limits, steps that land on output times and end at time.end, the step statistics in
  * summary.json, a limit below time.dt_min failing with exit 3, and bad time keys exiting 2.
  * Resuming an adaptive run bit for bit is in test_checkpoint.c. */
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/schedule.h"
-#include "app/sim.h"
+#include "sim/schedule.h"
+#include "sim/sim.h"
 #include "tests/support.h"
 
 static void load(vbc_scene *sc, vbc_sim *sim, const char *const *sets, int nsets) {

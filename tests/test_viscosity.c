@@ -2,7 +2,7 @@
  * Miyamoto eq. 3): exact on the ideal lattice for linear and quadratic velocity fields. */
 #include <criterion/criterion.h>
 
-#include "app/generate.h"
+#include "scene/generate.h"
 #include "core/grid.h"
 #include "core/lattice.h"
 #include "core/viscosity.h"

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/generate.h"
+#include "scene/generate.h"
 #include "core/grid.h"
 #include "core/kernel.h"
-#include "app/sim.h"
+#include "sim/sim.h"
 #include "core/viscosity_sph.h"
 #include "tests/support.h"
 

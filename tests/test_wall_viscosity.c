@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "app/generate.h"
+#include "scene/generate.h"
 #include "core/grid.h"
 #include "core/kernel.h"
 #include "core/lattice.h"

@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "app/files.h"
-#include "app/vtu_read.h"
+#include "io/files.h"
+#include "io/vtu_read.h"
 #include "experiments/runner/animate.h"
 #include "experiments/runner/sweep_gnuplot.h"
 #include "experiments/runner/sweep_spawn.h"

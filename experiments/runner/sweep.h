@@ -1,5 +1,5 @@
 /* sweep.h — `vbc sweep`: parameter sweeps over scenes, run as separate `vbc run` processes,
- * tabulated and plotted (DESIGN.md §4; docs/sweep-format.md documents the spec).
+ * tabulated and plotted (docs/sweep-format.md documents the spec).
  *
  * A spec names a base scene, fixed overrides (`set`), varied keys (`vary`: cartesian product;
  * `zip`: lists that move together), `repeat`, the metrics of table.csv and the plots. Every case
@@ -72,7 +72,7 @@ typedef struct vbc_sweep_spec {
   const char **replay_sets;   /* from_state {"set"}: overrides of the replays only */
   int nreplay_sets;
   int exact_reference;        /* `exact_reference`: every case but the state dump runs with
-                                 vbc run --exact-reference (app/exact_reference.h) */
+                                 vbc run --exact-reference (lcp/exact_reference.h) */
   double checkpoint_seconds;  /* `checkpoint_seconds` (default 180; 0: off): every case that
                                  runs a whole scene checkpoints whenever that many wall seconds
                                  passed (vbc run --checkpoint-seconds), so only cases longer

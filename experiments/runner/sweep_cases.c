@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app/benchmark.h"
-#include "app/scene.h"
+#include "registry/benchmark.h"
+#include "scene/scene.h"
 #include "experiments/runner/sweep.h"
 
 unsigned long long vbc_fnv1a(const void *data, size_t n, unsigned long long h) {

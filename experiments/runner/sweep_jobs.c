@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/files.h"
+#include "io/files.h"
 #include "experiments/runner/sweep.h"
 
 typedef struct text {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/files.h"
+#include "io/files.h"
 #include "experiments/runner/sweep_lock.h"
 
 static void read_holder(int fd, char *holder, size_t size) {

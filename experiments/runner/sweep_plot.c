@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/files.h"
+#include "io/files.h"
 #include "experiments/runner/sweep_csv.h"
 #include "experiments/runner/sweep_gnuplot.h"
 

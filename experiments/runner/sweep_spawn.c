@@ -11,7 +11,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "app/affinity.h"
+#include "sim/affinity.h"
 #include "experiments/runner/sweep_spawn.h"
 
 extern char **environ;

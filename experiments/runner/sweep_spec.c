@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/json_file.h"
+#include "io/json_file.h"
 #include "core/json_util.h"
 #include "experiments/runner/sweep.h"
 

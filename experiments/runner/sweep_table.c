@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/files.h"
-#include "app/json_file.h"
+#include "io/files.h"
+#include "io/json_file.h"
 #include "core/json_util.h"
 #include "experiments/runner/sweep.h"
 

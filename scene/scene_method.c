@@ -1,0 +1,225 @@
+/* scene_method.c — the scene's `method`: the coupler and the parameter groups it declares
+ * (core/coupler.h), validated from those declarations and the registry's modules. */
+#include <string.h>
+
+#include "scene/scene_parts.h"
+
+enum { MAX_TABLES = VBC_MAX_SLOTS + 2, MAX_KEYS = 128 };
+
+int vbc_scene_module_params(vbc_jctx *c, cJSON *obj, const char *path, const char *const *fixed,
+                            const vbc_param_spec *const *tables, size_t ntables) {
+  const char *allowed[MAX_KEYS + 1];
+  size_t n = 0;
+  for (const char *const *f = fixed; *f; ++f) allowed[n++] = *f;
+  for (size_t t = 0; t < ntables; ++t)
+    for (const vbc_param_spec *p = tables[t]; p && p->key; ++p) {
+      int seen = 0; /* a key two blocks of one group share (contact and pin: alpha) */
+      for (size_t k = 0; k < n && !seen; ++k) seen = strcmp(allowed[k], p->key) == 0;
+      if (seen) continue;
+      if (n == MAX_KEYS)
+        return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "%s: %s: more than %d parameters",
+                             c->file, path, MAX_KEYS);
+      allowed[n++] = p->key;
+    }
+  allowed[n] = NULL;
+  if (vbc_json_check_keys(c, obj, path, allowed)) return c->err->code;
+  for (size_t t = 0; t < ntables; ++t)
+    if (vbc_params_resolve(obj, tables[t], c->file, path, c->err)) return c->err->code;
+  return VBC_OK;
+}
+
+/* Drop from a group's object the keys that some registered module of the sorts the group can
+ * choose declares but neither a fixed key nor the selected modules' tables do (alpha of mps under
+ * sph_density, ...): one scene then runs under every combination with --set, and the resolved
+ * scene in summary.json shows only what was used. Keys no module declares stay and are refused
+ * by vbc_scene_module_params. */
+static void drop_unselected(cJSON *obj, const char *const *fixed,
+                            const vbc_param_spec *const *tables, size_t ntables,
+                            const vbc_registry *reg, vbc_block_kind kind, int solvers) {
+  for (cJSON *item = obj->child, *next; item; item = next) {
+    next = item->next;
+    const char *k = item->string;
+    int keep = !vbc_registry_param_known(reg, kind, solvers, k);
+    for (const char *const *f = fixed; *f && !keep; ++f) keep = strcmp(k, *f) == 0;
+    for (size_t t = 0; t < ntables && !keep; ++t) keep = vbc_param_find(tables[t], k) != NULL;
+    if (!keep) cJSON_Delete(cJSON_DetachItemViaPointer(obj, item));
+  }
+}
+
+/* The group whose solver runs the stages that hold a block of group g. */
+static const char *solved_by(const vbc_coupler_type *t, const char *g) {
+  for (size_t s = 0; s < t->nstages; ++s)
+    for (size_t b = 0; b < t->stages[s].nslots; ++b)
+      if (strcmp(t->slots[t->stages[s].slots[b]].group, g) == 0) return t->stages[s].solver_group;
+  return "another group";
+}
+
+/* The registered couplers whose group `key` has a solver of its own. */
+static void couplers_with_solver(const vbc_registry *reg, const char *key, char *buf,
+                                 size_t size) {
+  buf[0] = '\0';
+  for (size_t i = 0; i < reg->ncouplers; ++i) {
+    const vbc_group_spec *g = vbc_coupler_group(reg->coupler[i], key);
+    size_t len = strlen(buf);
+    if (g && g->solver_default)
+      snprintf(buf + len, size - len, "%s\"%s\"", len ? ", " : "", reg->coupler[i]->name);
+  }
+  if (buf[0] == '\0') snprintf(buf, size, "none");
+}
+
+/* `constraint` and `solver` of group g, looked up among the registered modules. */
+static int choose_modules(vbc_jctx *c, const vbc_scene *s, const vbc_group_spec *g, cJSON *obj,
+                          const char *path, vbc_method_group *out) {
+  const vbc_registry *reg = s->registry;
+  const char *name;
+  char names[512], p[256];
+  if (g->constraint_kind != VBC_BLOCK_NONE) {
+    if (vbc_json_string(c, obj, path, "constraint", g->constraint_default, &name))
+      return c->err->code;
+    if ((out->constraint = vbc_registry_block(reg, g->constraint_kind, name)) == NULL) {
+      vbc_registry_block_names(reg, g->constraint_kind, names, sizeof names);
+      return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected one of %s, got \"%s\"",
+                           c->file, vbc_path_join(p, sizeof p, path, "constraint"), names, name);
+    }
+  }
+  const cJSON *solver = cJSON_GetObjectItemCaseSensitive(obj, "solver");
+  if (g->solver_default == NULL && solver != NULL) {
+    char got[96];
+    vbc_json_describe(solver, got, sizeof got);
+    couplers_with_solver(s->registry, g->key, names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: %s: expected no solver for coupler \"%s\" (its %s blocks are "
+                         "solved by method.%s.solver; couplers with a %s.solver: %s), got %s",
+                         c->file, vbc_path_join(p, sizeof p, path, "solver"), s->coupler->name,
+                         g->key, solved_by(s->coupler, g->key), path, names, got);
+  }
+  if (g->solver_default == NULL) return VBC_OK;
+  if (vbc_json_string(c, obj, path, "solver", g->solver_default, &name)) return c->err->code;
+  if ((out->solver = vbc_registry_solver(reg, name)) == NULL) {
+    vbc_registry_solver_names(reg, names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT, "%s: %s: expected one of %s, got \"%s\"",
+                         c->file, vbc_path_join(p, sizeof p, path, "solver"), names, name);
+  }
+  return VBC_OK;
+}
+
+/* The parameter tables of group g: its chosen block's, its slots' fixed blocks' (once each),
+ * its solver's. The solver's keys sit beside the blocks' in one object, so they must not share
+ * one (one value cannot mean two things). */
+static int group_tables(vbc_jctx *c, const vbc_coupler_type *t, const vbc_group_spec *g,
+                        const vbc_method_group *m, const char *path,
+                        const vbc_param_spec **tables, size_t *n) {
+  *n = 0;
+  if (m->constraint) tables[(*n)++] = m->constraint->params;
+  for (size_t k = 0; k < t->nslots; ++k) {
+    const vbc_block_type *b = t->slots[k].type;
+    if (b == NULL || strcmp(t->slots[k].group, g->key) != 0) continue;
+    int seen = 0;
+    for (size_t j = 0; j < k && !seen; ++j)
+      seen = t->slots[j].type == b && strcmp(t->slots[j].group, g->key) == 0;
+    if (!seen) tables[(*n)++] = b->params;
+  }
+  if (m->solver == NULL) return VBC_OK;
+  for (size_t k = 0; k < *n; ++k)
+    for (const vbc_param_spec *p = m->solver->params; p && p->key; ++p)
+      if (vbc_param_find(tables[k], p->key))
+        return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                             "%s: %s.solver: solver \"%s\" declares the parameter \"%s\", which a "
+                             "block of this group declares too (%s cannot hold both)",
+                             c->file, path, m->solver->name, p->key, path);
+  tables[(*n)++] = m->solver->params;
+  return VBC_OK;
+}
+
+/* The group's own defaults of its solver's parameters (vbc_group_spec.solver_defaults): added
+ * to obj where the chosen solver is the group's default one, declares the key, and obj does not
+ * have it (pgs chosen instead of cg keeps pgs's own omega). */
+static int group_solver_defaults(vbc_jctx *c, const vbc_group_spec *g,
+                                 const vbc_method_group *m, cJSON *obj) {
+  if (g->solver_defaults == NULL || m->solver == NULL ||
+      strcmp(m->solver->name, g->solver_default) != 0)
+    return VBC_OK;
+  cJSON *d = cJSON_Parse(g->solver_defaults);
+  if (!cJSON_IsObject(d)) {
+    cJSON_Delete(d);
+    return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "coupler group \"%s\": solver_defaults is not a "
+                         "JSON object", g->key);
+  }
+  for (cJSON *item = d->child; item; item = item->next) {
+    if (vbc_param_find(m->solver->params, item->string) == NULL ||
+        cJSON_GetObjectItemCaseSensitive(obj, item->string) != NULL)
+      continue;
+    cJSON *copy = cJSON_Duplicate(item, 1);
+    if (copy == NULL || !cJSON_AddItemToObject(obj, item->string, copy)) {
+      cJSON_Delete(copy), cJSON_Delete(d);
+      return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "out of memory");
+    }
+  }
+  cJSON_Delete(d);
+  return VBC_OK;
+}
+
+static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec *g,
+                      vbc_method_group *out) {
+  char path[64];
+  snprintf(path, sizeof path, "method.%s", g->key);
+  cJSON *obj = vbc_json_object(c, m, "method", g->key, 0);
+  if (obj == NULL) return c->err->code;
+  *out = (vbc_method_group){.key = g->key};
+  const vbc_param_spec *tables[MAX_TABLES];
+  size_t ntables;
+  if (choose_modules(c, s, g, obj, path, out) != VBC_OK ||
+      group_tables(c, s->coupler, g, out, path, tables, &ntables) != VBC_OK ||
+      group_solver_defaults(c, g, out, obj) != VBC_OK)
+    return c->err->code;
+  const char *fixed[3];
+  size_t nfixed = 0;
+  if (out->constraint) fixed[nfixed++] = "constraint";
+  if (out->solver) fixed[nfixed++] = "solver";
+  fixed[nfixed] = NULL;
+  if (nfixed) drop_unselected(obj, fixed, tables, ntables, s->registry, g->constraint_kind,
+                              out->solver != NULL);
+  if (vbc_scene_module_params(c, obj, path, fixed, tables, ntables)) return c->err->code;
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(obj, "min_iterations");
+  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(obj, "max_iterations");
+  if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && lo->valuedouble > hi->valuedouble)
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: %s.min_iterations: expected at most max_iterations (%g), got %g",
+                         c->file, path, hi->valuedouble, lo->valuedouble);
+  out->params = obj;
+  return VBC_OK;
+}
+
+/* `method` holds the coupler's name and own parameters and one object per group it declares;
+ * the groups and parameters of other couplers are dropped (a scene runs under every coupler with
+ * --set method.coupler=...). */
+int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+  cJSON *m = vbc_json_object(c, root, "", "method", 0);
+  if (m == NULL) return c->err->code;
+  const char *name;
+  char names[512];
+  if (vbc_json_string(c, m, "method", "coupler", "strong", &name)) return c->err->code;
+  if ((s->coupler = vbc_registry_coupler(s->registry, name)) == NULL) {
+    vbc_registry_coupler_names(s->registry, names, sizeof names);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.coupler: expected one of %s, got \"%s\"", c->file, names,
+                         name);
+  }
+  const vbc_coupler_type *t = s->coupler;
+  const char *fixed[VBC_MAX_GROUPS + 2] = {"coupler"};
+  for (size_t g = 0; g < t->ngroups; ++g) fixed[g + 1] = t->groups[g].key;
+  const vbc_param_spec *tables[] = {t->params};
+  for (cJSON *item = m->child, *next; item; item = next) {
+    next = item->next;
+    int mine = vbc_param_find(t->params, item->string) || vbc_coupler_group(t, item->string) ||
+               strcmp(item->string, "coupler") == 0;
+    if (!mine && vbc_registry_method_key_known(s->registry, item->string))
+      cJSON_Delete(cJSON_DetachItemViaPointer(m, item));
+  }
+  if (vbc_scene_module_params(c, m, "method", fixed, tables, 1)) return c->err->code;
+  for (size_t g = 0; g < t->ngroups; ++g)
+    if (load_group(c, s, m, &t->groups[g], &s->groups[g]) != VBC_OK) return c->err->code;
+  s->ngroups = t->ngroups;
+  s->method = m;
+  return VBC_OK;
+}

@@ -1,0 +1,474 @@
+/* run.c — the time loop of `vbc run` (docs/scene-format.md).
+ *
+ * Per step: keep a copy of the state, let the coupler advance it, check it (non-finite values,
+ * particles outside the domain), record solver statistics, sample convergence, let the benchmark
+ * observe, write series rows and frames at their intervals. On failure the copy is the last good
+ * state: it is written as a frame, the streams are closed, summary.json records the failure.
+ *
+ * Frozen states (sim/state_file.h): --dump-state writes the state at the start of the chosen
+ * step, before the step touches it; --from-state loads such a state over the generated particles
+ * and runs the one step that follows, so that solvers can be compared on the identical problem.
+ * --dump-lcp installs lcp/lcp_dump.c as the system's solve hook for the chosen step only.
+ * --exact-reference gives the trace Lemke's solution of each traced solve as its reference
+ * (lcp/exact_reference.h), so it costs nothing in the steps convergence.csv does not sample. */
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry/benchmark.h"
+#include "sim/checkpoint.h"
+#include "lcp/exact_reference.h"
+#include "io/files.h"
+#include "lcp/lcp_dump.h"
+#include "core/number_density.h"
+#include "sim/output.h"
+#include "sim/profile.h"
+#include "sim/run.h"
+#include "sim/schedule.h"
+#include "sim/sim.h"
+#include "sim/state_file.h"
+#include "sim/summary.h"
+#include "core/parallel.h"
+
+typedef struct backup {
+  size_t n;
+  vbc_vec *pos, *vel;
+  double *pressure, *pressure_smoothed, *number_density;
+  vbc_body *bodies; /* their poses for the failure frame only: the sim's are not restored */
+  size_t nbodies;
+  double time;
+} backup;
+
+static int backup_init(backup *b, size_t n, size_t nbodies, vbc_error *err) {
+  memset(b, 0, sizeof *b);
+  b->n = n;
+  b->nbodies = nbodies;
+  b->bodies = vbc_calloc(nbodies ? nbodies : 1, sizeof *b->bodies, err);
+  b->pos = vbc_calloc(n, sizeof *b->pos, err);
+  b->vel = vbc_calloc(n, sizeof *b->vel, err);
+  b->pressure = vbc_calloc(n, sizeof(double), err);
+  b->pressure_smoothed = vbc_calloc(n, sizeof(double), err);
+  b->number_density = vbc_calloc(n, sizeof(double), err);
+  return err->code;
+}
+
+static void backup_free(backup *b) {
+  free(b->pos), free(b->vel), free(b->pressure), free(b->pressure_smoothed);
+  free(b->number_density);
+  free(b->bodies);
+}
+
+/* Copy the state into the backup (save) or back. Every step makes this copy (about 3 MB on the 3D
+ * peer dam break, 2.4 % of a one-thread step there), so it runs as one parallel region in which
+ * each thread copies its share of every array; the bytes do not depend on who copies them.
+ * Below VBC_PARALLEL_MIN_STREAM particles the copy takes less than a team start. */
+static void backup_swap(backup *b, vbc_particles *p, int save) {
+  const struct {
+    void *kept, *live;
+    size_t size;
+  } field[] = {{b->pos, p->pos, sizeof *p->pos},
+               {b->vel, p->vel, sizeof *p->vel},
+               {b->pressure, p->pressure, sizeof *p->pressure},
+               {b->pressure_smoothed, p->pressure_smoothed, sizeof *p->pressure_smoothed},
+               {b->number_density, p->number_density, sizeof *p->number_density}};
+  const size_t n = b->n, nfields = sizeof field / sizeof field[0];
+#pragma omp parallel if (n >= VBC_PARALLEL_MIN_STREAM)
+  {
+    const size_t T = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+    const size_t lo = n * t / T, hi = n * (t + 1) / T;
+    for (size_t f = 0; f < nfields; ++f) {
+      char *kept = (char *)field[f].kept + lo * field[f].size;
+      char *live = (char *)field[f].live + lo * field[f].size;
+      if (hi > lo) memcpy(save ? kept : live, save ? live : kept, (hi - lo) * field[f].size);
+    }
+  }
+}
+
+/* Prefix a failure with the step and the time that step was advancing to: the one place that
+ * does, for failures of the coupler and of the state check alike. */
+static int failed_at(vbc_error *err, const vbc_sim *sim, double t) {
+  char msg[sizeof err->message];
+  snprintf(msg, sizeof msg, "%s", err->message);
+  int code = err->code;
+  vbc_error_clear(err);
+  return vbc_error_set(err, code, "step %ld (t = %.6g s): %s", sim->step, t, msg);
+}
+
+typedef struct loop {
+  const vbc_run_options *opt;
+  vbc_sim sim;
+  vbc_output out;
+  backup last_good;
+  vbc_solve_trace trace;
+  vbc_run_stats stats;
+  const vbc_benchmark_type *bench;
+  void *bench_state;
+  vbc_progress progress;
+  vbc_schedule sched;          /* series rows, frames, step sizes, the end (sim/schedule.h) */
+  double t_after;              /* the time the current step ends at */
+  int frames;                  /* the scene's output.frames, off with --from-state */
+  vbc_step_report report;      /* of the latest step: a --from-state run's metrics */
+  vbc_lcp_dump lcp_dump;       /* --dump-lcp */
+  vbc_exact_reference xref;    /* --exact-reference */
+  double last_checkpoint;      /* wall clock of the last checkpoint (or the start) */
+  long checkpoint_step;        /* the step of DIR/checkpoint.vbc, -1: none (yet) */
+} loop;
+
+static vbc_checkpoint_run checkpoint_run(loop *L) {
+  return (vbc_checkpoint_run){&L->sim, &L->stats, &L->out, L->bench, L->bench_state,
+                              L->opt->sets, L->opt->nsets};
+}
+
+/* After a completed step: a checkpoint when one is due (never after the last step). */
+static int maybe_checkpoint(loop *L, vbc_error *err) {
+  const vbc_run_options *o = L->opt;
+  const long step = L->sim.step;
+  if (vbc_schedule_finished(&L->sched, &L->sim)) return VBC_OK;
+  const int due = (o->checkpoint_every > 0 && step % o->checkpoint_every == 0) ||
+                  (o->checkpoint_seconds > 0.0 &&
+                   vbc_now() - L->last_checkpoint >= o->checkpoint_seconds);
+  if (!due) return VBC_OK;
+  const vbc_checkpoint_run r = checkpoint_run(L);
+  if (vbc_checkpoint_write(L->out.dir, &r, err) != VBC_OK) return err->code;
+  L->last_checkpoint = vbc_now();
+  L->checkpoint_step = step;
+  return VBC_OK;
+}
+
+static int write_series(loop *L, vbc_error *err) {
+  vbc_run_stats *st = &L->stats;
+  double mean = st->window_steps ? (double)st->window_iterations / (double)st->window_steps : 0.0;
+  st->window_steps = st->window_iterations = 0;
+  const int max = st->window_max;
+  st->window_max = 0;
+  return vbc_output_series(&L->out, &L->sim, mean, max, st->stage[st->primary].last_relres,
+                           L->bench, L->bench_state, err);
+}
+
+/* A replayed solve that fails keeps its trace up to the failure: with --from-state the divergence
+ * of a scheme is the curve one wants to see. */
+static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
+  vbc_sim *sim = &L->sim;
+  if (L->opt->from_state && rep->traced) {
+    sim->time = L->t_after;
+    vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, &(vbc_error){0});
+  }
+  return failed_at(err, sim, L->t_after);
+}
+
+/* --dump-lcp: every solve of this step goes through the hook (lcp/lcp_dump.h). */
+static void lcp_dump_begin(loop *L) {
+  vbc_sim *sim = &L->sim;
+  vbc_lcp_dump *d = &L->lcp_dump;
+  *d = (vbc_lcp_dump){.dir = L->opt->dump_lcp_dir, .scene_file = sim->scene->file,
+                      .step = sim->step, .time = L->last_good.time, .dt = sim->sys.dt};
+  sim->sys.solve_hook = vbc_lcp_dump_solve;
+  sim->sys.solve_hook_ctx = d;
+}
+
+static void lcp_dump_end(loop *L) {
+  vbc_lcp_dump *d = &L->lcp_dump;
+  L->sim.sys.solve_hook = NULL;
+  L->sim.sys.solve_hook_ctx = NULL;
+  if (L->progress.mode == VBC_PROGRESS_OFF) return;
+  const char *nl = L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "";
+  for (int k = 0; k < d->nlog; ++k)
+    fprintf(stderr, "%svbc: --dump-lcp: %s\n", k ? "" : nl, d->log[k]);
+  if (d->solves == 0)
+    fprintf(stderr, "%svbc: --dump-lcp: step %ld ran no solve\n", nl, d->step);
+}
+
+/* --exact-reference: why a traced solve had no reference, the first time it happens. */
+static void exact_reference_note(loop *L) {
+  const char *why = vbc_exact_reference_take_note(&L->xref);
+  if (why == NULL) return;
+  fprintf(stderr, "%svbc: --exact-reference: step %ld: no exact reference, its reference columns "
+          "stay empty: %s (said once)\n", L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "",
+          L->sim.step, why);
+}
+
+/* The first solve of a stage that stops at its iteration cap is said at once (summary.json counts
+ * every such solve per stage). */
+static void warn_iteration_cap(loop *L, const vbc_step_report *rep) {
+  if (L->progress.mode == VBC_PROGRESS_OFF) return;
+  for (size_t s = 0; s < rep->nstages; ++s) {
+    const vbc_stage_report *r = &rep->stage[s];
+    const vbc_stage_stats *g = &L->stats.stage[s];
+    if (!r->solved || r->result.reason != VBC_STOP_MAX_ITERATIONS ||
+        g->stops[VBC_STOP_MAX_ITERATIONS] != 1)
+      continue;
+    fprintf(stderr, "%svbc: warning: step %ld: stage %s: %s stopped at max_iterations (%d) with "
+            "relative residual %.3g > tolerance; summary.json counts every such solve\n",
+            L->progress.mode == VBC_PROGRESS_BAR ? "\n" : "", L->sim.step, r->label,
+            r->solver->name, r->result.iterations, g->last_relres);
+  }
+}
+
+static int one_step(loop *L, vbc_error *err) {
+  vbc_sim *sim = &L->sim;
+  const vbc_scene *sc = sim->scene;
+  if (L->opt->dump_path && sim->step + 1 == L->opt->dump_step &&
+      vbc_state_write(L->opt->dump_path, sim, err) != VBC_OK)
+    return err->code;
+  backup_swap(&L->last_good, &sim->particles, 1);
+  if (sim->sys.nbodies)
+    memcpy(L->last_good.bodies, sim->bodies, sim->sys.nbodies * sizeof *sim->bodies);
+  L->last_good.time = sim->time;
+  sim->step++;
+  if (vbc_schedule_begin_step(&L->sched, sim, &L->t_after, err) != VBC_OK) return err->code;
+  int sampled = L->opt->from_state != NULL ||
+                (sc->convergence_every > 0 &&
+                 (sim->step == 1 || sim->step % sc->convergence_every == 0));
+  vbc_step_report *rep = &L->report;
+  rep->trace = sampled ? &L->trace : NULL;
+  const int dump_lcp = L->opt->dump_lcp_dir && sim->step == L->opt->dump_lcp_step;
+  if (dump_lcp) lcp_dump_begin(L);
+  int rc = vbc_sim_step(sim, rep, err);
+  if (dump_lcp) lcp_dump_end(L);
+  if (L->opt->exact_reference) exact_reference_note(L);
+  if (rc != VBC_OK) return step_failed(L, rep, err);
+  sim->time = L->t_after;
+  vbc_time_steps_add(&sim->time_steps, sim->sys.dt);
+  vbc_run_stats *st = &L->stats;
+  double t0 = vbc_now();
+  if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, rep, err);
+  st->steps_run++;
+  if (vbc_run_stats_add(st, rep, err) != VBC_OK) return err->code;
+  warn_iteration_cap(L, rep);
+  double t1 = vbc_now();
+  st->check_seconds += t1 - t0;
+  if (L->bench && L->bench->observe && L->bench->observe(L->bench_state, sim, err) != VBC_OK)
+    return err->code;
+  t0 = vbc_now();
+  st->observe_seconds += t0 - t1;
+  if (sampled && vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, err) != VBC_OK)
+    return err->code;
+  int output_step = vbc_schedule_series_due(&L->sched, sim);
+  if (output_step && write_series(L, err) != VBC_OK) return err->code;
+  if (L->frames && vbc_schedule_frame_due(&L->sched, sim))
+    if (vbc_output_frame(&L->out, &sim->particles, sim->bodies, sim->sys.nbodies, sim->time,
+                         err) != VBC_OK)
+      return err->code;
+  vbc_progress_update(&L->progress, sim->step, vbc_schedule_total_steps(&L->sched, sim), sim->time,
+                      vbc_run_stats_mean_iterations(st), st->stage[st->primary].last_relres,
+                      output_step);
+  t1 = vbc_now();
+  st->output_seconds += t1 - t0;
+  rc = maybe_checkpoint(L, err);
+  st->checkpoint_seconds += vbc_now() - t1;
+  return rc;
+}
+
+/* The state before the failing step becomes the last frame; every stream is closed. */
+static void record_failure(loop *L, const vbc_error *failure) {
+  vbc_error err;
+  vbc_error_clear(&err);
+  backup_swap(&L->last_good, &L->sim.particles, 0);
+  L->sim.step--; /* summary.json describes the last good state, the message the failing step */
+  L->sim.time = L->last_good.time;
+  vbc_output_frame(&L->out, &L->sim.particles, L->last_good.bodies, L->last_good.nbodies,
+                   L->last_good.time, &err);
+  vbc_output_close(&L->out, &err);
+  vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
+}
+
+/* Stopped by a signal between steps: the state after the last complete step is checkpointed
+ * (when checkpointing is on; its streams keep their temporary names, which the checkpoint
+ * refers to) or the streams are closed as they are, and summary.json says "interrupted". */
+static int record_interrupt(loop *L, int sig, vbc_error *err) {
+  const vbc_run_options *o = L->opt;
+  /* a run that has a checkpoint (resumed, or written one) keeps it current: the streams it
+   * refers to must keep their temporary names */
+  const int checkpointing =
+      o->checkpoint_every > 0 || o->checkpoint_seconds > 0.0 || L->checkpoint_step >= 0;
+  char note[1400] = "";
+  if (checkpointing) {
+    const vbc_checkpoint_run r = checkpoint_run(L);
+    if (vbc_checkpoint_write(L->out.dir, &r, err) != VBC_OK) return err->code;
+    L->checkpoint_step = L->sim.step;
+    vbc_file_keep(&L->out.series);
+    vbc_file_keep(&L->out.convergence);
+    snprintf(note, sizeof note, "; continue with vbc run --resume %s", L->out.dir);
+  }
+  vbc_error why;
+  vbc_error_clear(&why);
+  vbc_error_set(&why, VBC_EXIT_INTERRUPTED + sig, "interrupted by signal %d (%s) after step %ld "
+                "of %ld (t = %.6g s)%s", sig, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
+                : "a signal", L->sim.step, vbc_schedule_total_steps(&L->sched, &L->sim),
+                L->sim.time, note);
+  if (vbc_output_close(&L->out, err) != VBC_OK ||
+      vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, o->from_state, &why, err) != VBC_OK)
+    return err->code;
+  *err = why;
+  return why.code;
+}
+
+/* --from-state: the file's state replaces the generated particles; one step follows it. */
+static int load_state(loop *L, const char *path, vbc_error *err) {
+  vbc_state st;
+  int rc = vbc_state_read(path, &st, err);
+  if (rc == VBC_OK) rc = vbc_state_apply(&st, path, &L->sim, err);
+  vbc_state_free(&st);
+  if (rc == VBC_OK) L->sim.nsteps = L->sim.step + 1;
+  return rc;
+}
+
+/* A dump step the run never reaches, or a file it could not write, is reported before the run
+ * rather than after the steps leading to it. */
+static int check_dump(const vbc_sim *sim, const vbc_run_options *opt, vbc_error *err) {
+  if (opt->dump_path == NULL) return VBC_OK;
+  if (opt->from_state)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "--dump-state and --from-state exclude each other");
+  if (opt->dump_step < 1 || (sim->nsteps != VBC_SCHEDULE_OPEN && opt->dump_step > sim->nsteps))
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: --dump-state %ld: expected a step in 1..%ld "
+                         "(the scene runs %ld steps of %g s)", sim->scene->file, opt->dump_step,
+                         sim->nsteps, sim->nsteps, sim->scene->dt);
+  vbc_file probe;
+  if (vbc_file_open(&probe, opt->dump_path, ".tmp", err) != VBC_OK) return err->code;
+  vbc_file_discard(&probe);
+  return VBC_OK;
+}
+
+/* The solve of a --from-state run. The scene's benchmark is not run: its figures describe a
+ * whole run, not one step. */
+static int solve_metrics(const vbc_solve_result *r, cJSON *m, vbc_error *err) {
+  if (!cJSON_AddNumberToObject(m, "iterations", r->iterations) ||
+      !cJSON_AddStringToObject(m, "stop_reason", vbc_stop_reason_name(r->reason)) ||
+      !cJSON_AddNumberToObject(m, "final_relative_residual",
+                               r->residual_ref > 0.0 ? r->residual / r->residual_ref : 0.0) ||
+      !cJSON_AddNumberToObject(m, "final_mean_error", isnan(r->mean_error) ? 0.0 : r->mean_error) ||
+      !cJSON_AddNumberToObject(m, "solve_seconds", r->seconds))
+    return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+  return VBC_OK;
+}
+
+static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  L->opt = opt;
+  if (vbc_sim_init(&L->sim, sc, err) != VBC_OK) return err->code;
+  if (opt->from_state && load_state(L, opt->from_state, err) != VBC_OK) return err->code;
+  if (check_dump(&L->sim, opt, err) != VBC_OK) return err->code;
+  if (opt->dump_lcp_dir &&
+      vbc_lcp_dump_check(sc->file, opt->dump_lcp_step, L->sim.step + 1, L->sim.nsteps, sc->dt,
+                         opt->dump_lcp_dir, err) != VBC_OK)
+    return err->code;
+  L->bench = opt->from_state ? NULL : sc->benchmark;
+  L->frames = opt->from_state ? 0 : sc->frames;
+  if (L->bench) {
+    L->bench_state = L->bench->alloc(&L->sim, sc->benchmark_params, err);
+    if (L->bench_state == NULL) return err->code;
+  }
+  if (backup_init(&L->last_good, L->sim.particles.n, L->sim.sys.nbodies, err) != VBC_OK) return err->code;
+  vbc_run_stats_init(&L->stats, &L->sim.coupling);
+  vbc_schedule_init(&L->sched, sc, L->frames);
+  const vbc_checkpoint_run r = checkpoint_run(L);
+  if ((opt->resume || opt->checkpoint_every > 0 || opt->checkpoint_seconds > 0.0) &&
+      vbc_checkpoint_check(&r, err) != VBC_OK)
+    return err->code;
+  if (opt->resume) {
+    if (vbc_checkpoint_resume(opt->out_dir, &r, err) != VBC_OK) return err->code;
+  } else if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) {
+    return err->code;
+  }
+  L->out.compress_frames = sc->compress_frames;
+  L->last_checkpoint = vbc_now();
+  L->checkpoint_step = opt->resume ? L->sim.step : -1;
+  if (opt->exact_reference) L->trace.reference = vbc_exact_reference_observer(&L->xref);
+  vbc_progress_init(&L->progress, opt->progress, stderr);
+  return VBC_OK;
+}
+
+/* t = 0: n_i of the initial state, so that the first series row is meaningful (a frozen state
+ * brings its own), the benchmark's first observation, the first series row and frame. */
+static int first_outputs(loop *L, vbc_error *err) {
+  int rc = VBC_OK;
+  if (L->opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
+  if (rc == VBC_OK && L->opt->from_state == NULL) vbc_number_density(&L->sim.sys);
+  if (rc == VBC_OK && L->bench && L->bench->observe)
+    rc = L->bench->observe(L->bench_state, &L->sim, err);
+  if (rc == VBC_OK) rc = write_series(L, err);
+  if (rc == VBC_OK && L->frames)
+    rc = vbc_output_frame(&L->out, &L->sim.particles, L->sim.bodies, L->sim.sys.nbodies, 0.0, err);
+  return rc;
+}
+
+static void remove_checkpoint(const char *dir) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s", dir, VBC_CHECKPOINT_FILE);
+  remove(path);
+}
+
+/* A write that failed (a full disk, a file size limit) after a checkpoint: the streams keep
+ * their temporary names, which the checkpoint refers to, so that the run can continue once
+ * there is room; what came after the checkpoint is cut by the resume. */
+static void keep_for_resume(loop *L, vbc_error *err) {
+  vbc_file_keep(&L->out.series);
+  vbc_file_keep(&L->out.convergence);
+  const size_t n = strlen(err->message);
+  snprintf(err->message + n, sizeof err->message - n, "; the checkpoint of step %ld stays: "
+           "vbc run --resume %s continues from it", L->checkpoint_step, L->out.dir);
+}
+
+int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
+  loop *L = vbc_calloc(1, sizeof *L, err);
+  if (L == NULL) return err->code;
+  L->checkpoint_step = -1; /* none: a failing setup has no checkpoint to point to */
+  int rc = setup(L, sc, opt, err);
+  if (rc == VBC_OK) {
+    L->stats.threads = omp_get_max_threads();
+    double t0 = vbc_now();
+    if (!opt->resume) rc = first_outputs(L, err); /* a resumed run has written them */
+    int sig = 0;
+    while (rc == VBC_OK && !vbc_schedule_finished(&L->sched, &L->sim)) {
+      if (opt->interrupt && (sig = (int)*opt->interrupt) != 0) break;
+      rc = one_step(L, err);
+    }
+    vbc_progress_done(&L->progress);
+    L->stats.wall_seconds = vbc_now() - t0;
+    if (rc == VBC_OK && sig != 0) {
+      rc = record_interrupt(L, sig, err);
+    } else if (rc == VBC_EXIT_FAILED) {
+      record_failure(L, err);
+    } else if (rc == VBC_OK) {
+      cJSON *metrics = cJSON_CreateObject();
+      if (metrics == NULL) rc = vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
+      else if (opt->from_state)
+        rc = solve_metrics(&L->report.stage[L->stats.primary].result, metrics, err);
+      else if (L->bench) rc = L->bench->metrics(L->bench_state, &L->sim, metrics, L->out.dir, err);
+      if (rc == VBC_OK) rc = vbc_output_close(&L->out, err);
+      if (rc == VBC_OK)
+        rc = vbc_summary_write(L->out.dir, &L->sim, &L->stats, metrics, opt->from_state, NULL,
+                               err);
+      cJSON_Delete(metrics);
+      if (rc == VBC_OK) remove_checkpoint(L->out.dir); /* the run is complete */
+      if (rc == VBC_OK && opt->profile) vbc_profile_print(&L->stats, &L->sim, stderr);
+    }
+  }
+  if (rc == VBC_EXIT_SYSTEM && L->checkpoint_step >= 0) keep_for_resume(L, err);
+  if (L->out.series.f) vbc_file_discard(&L->out.series);
+  if (L->out.convergence.f) vbc_file_discard(&L->out.convergence);
+  vbc_output_close(&L->out, &(vbc_error){0});
+  if (L->bench && L->bench_state) L->bench->free(L->bench_state);
+  backup_free(&L->last_good);
+  vbc_solve_trace_free(&L->trace);
+  vbc_exact_reference_free(&L->xref);
+  vbc_sim_free(&L->sim);
+  free(L);
+  return rc;
+}
+
+const char *vbc_version(void) { return VBC_VERSION; }
+
+int vbc_check(const vbc_scene *sc, vbc_error *err) {
+  vbc_sim sim;
+  int rc = vbc_sim_init(&sim, sc, err);
+  if (rc == VBC_OK && sc->benchmark) {
+    void *state = sc->benchmark->alloc(&sim, sc->benchmark_params, err);
+    if (state == NULL) rc = err->code;
+    else sc->benchmark->free(state);
+  }
+  vbc_sim_free(&sim);
+  return rc;
+}
