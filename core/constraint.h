@@ -248,6 +248,11 @@ typedef struct vbc_block_type {
    * neighbour lists of wall particles (0: it reads none); the simulation then gives lists only
    * to the walls that near one (sim/sim.h). Negative: no bound, as NULL. */
   double (*list_reach)(const void *state, const vbc_system *sys);
+  /* Optional (NULL: not known). lambda_max(D^-1 A) of the block's rows on the ideal interior
+   * lattice (core/jacobi_bound.h) for the kernel in sys (dim, spacing, re, sph; no particles):
+   * what bounds a relaxed scheme, which converges there only for omega < 2 / lambda_max
+   * (vbc_solver_type.relaxation_key). Called at set-up, before the block exists. */
+  double (*lattice_lambda_max)(const cJSON *params, const vbc_system *sys);
 } vbc_block_type;
 
 typedef struct vbc_block {
@@ -310,6 +315,11 @@ typedef struct vbc_solver_type {
    * error_estimate local), which the error test then reads instead of the residual pass's; NaN
    * when it makes none. The true mean error is still computed for the trace and the result. */
   double (*error_estimate)(const void *state);
+  /* Optional (NULL: none). The key of the relaxation factor omega of a scheme that converges on
+   * a lattice only while omega < 2 / lambda_max(D^-1 A) (relaxed Jacobi); its key KEY_limit
+   * says what to do above the bound: "warn", "clamp" (to 0.9 times the bound) or "off". The
+   * scene's set-up compares omega with the blocks' lattice_lambda_max before step 1. */
+  const char *relaxation_key;
 } vbc_solver_type;
 
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */

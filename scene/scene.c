@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "registry/benchmark.h"
-#include "sim/jacobi_check.h"
+#include "scene/relaxation_check.h"
 #include "io/json_file.h"
 #include "core/json_util.h"
 #include "scene/scene.h"
@@ -321,7 +321,7 @@ static int load(vbc_scene *s, const char *path, const char *const *sets, int nse
     return vbc_error_set(err, VBC_EXIT_INPUT,
                          "%s: time.dt: expected a number <= time.end (%g), got %g", s->file,
                          s->t_end, s->dt);
-  vbc_scene_check_jacobi(s);
+  vbc_scene_check_relaxation(s);
   return VBC_OK;
 }
 

@@ -1,5 +1,5 @@
 /* test_jacobi_bound.c — relaxed Jacobi's convergence bound on the lattice (core/jacobi_bound.h)
- * and its check on scenes (sim/jacobi_check.c, the solver key omega_limit).
+ * and its check on scenes (scene/relaxation_check.c, the solver key omega_limit).
  *
  * The bound 2 / lambda_max(D^-1 A) of the interior rows falls as the kernel support widens; IISPH's
  * omega = 0.5 lies above it from H ~ 3.1 l (2D cubic spline): vbc's IISPH dam break at H = 3.9 l
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/jacobi_check.h"
+#include "scene/relaxation_check.h"
 #include "core/jacobi_bound.h"
 #include "core/kernel.h"
 #include "solvers/blocks/blocks.h"

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jacobi_bound.h"
 #include "core/kernel.h"
 #include "core/lattice.h"
 #include "core/number_density.h"
@@ -476,6 +477,14 @@ static unsigned mps_traits(const void *state) {
   return ((const mps_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
 }
 
+static double mps_grad(double r, const void *re) { return vbc_mps_dw(r, *(const double *)re); }
+
+/* The rows' lambda_max(D^-1 A) on the interior lattice, with the scene's r_e. */
+static double mps_lattice_lambda_max(const cJSON *params, const vbc_system *sys) {
+  (void)params;
+  return vbc_jacobi_lattice_lambda_max(sys->dim, sys->spacing, sys->re, mps_grad, &sys->re, 0);
+}
+
 const vbc_block_type vbc_block_mps = {
     .name = "mps",
     .kind = VBC_BLOCK_FLUID,
@@ -492,4 +501,5 @@ const vbc_block_type vbc_block_mps = {
     .finish = mps_finish,
     .error_scale = mps_error_scale,
     .traits = mps_traits,
+    .lattice_lambda_max = mps_lattice_lambda_max,
 };

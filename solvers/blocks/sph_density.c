@@ -60,6 +60,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/jacobi_bound.h"
 #include "core/kernel.h"
 #include "core/parallel.h"
 #include "core/reduce.h"
@@ -472,6 +473,14 @@ static double sph_list_reach(const void *state, const vbc_system *sys) {
   return ((const sph_state *)state)->akinci_volumes ? -1.0 : WALL_ROW_REACH * sys->spacing;
 }
 
+static double sph_grad(double r, const void *kernel) { return vbc_sph_dW(kernel, r); }
+
+/* The rows' lambda_max(D^-1 A) on the interior lattice, with the scene's kernel. */
+static double sph_lattice_lambda_max(const cJSON *params, const vbc_system *sys) {
+  (void)params;
+  return vbc_jacobi_lattice_lambda_max(sys->dim, sys->spacing, sys->sph.H, sph_grad, &sys->sph, 0);
+}
+
 const vbc_block_type vbc_block_sph_density = {
     .name = "sph_density",
     .kind = VBC_BLOCK_FLUID,
@@ -491,4 +500,5 @@ const vbc_block_type vbc_block_sph_density = {
     .error_scale = sph_error_scale,
     .error_sum = sph_error_sum,
     .boundary_impulses = sph_boundary_impulses,
+    .lattice_lambda_max = sph_lattice_lambda_max,
 };

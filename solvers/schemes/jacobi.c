@@ -28,8 +28,8 @@ static const vbc_param_spec jacobi_params[] = {
     {"omega", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 1,
      "relaxation factor (IISPH uses 0.5; plain Jacobi may diverge at 1)"},
     {"omega_limit", VBC_PARAM_CHOICE, 0, 0, 0, 0,
-     "omega against the convergence bound 2/lambda_max(D^-1 A) of sph_density and mps rows on "
-     "the scene's lattice (core/jacobi_bound.h; read by the application): warn, clamp to 0.9 "
+     "omega against the convergence bound 2/lambda_max(D^-1 A) of the block's rows on the "
+     "scene's lattice (core/jacobi_bound.h; for blocks that report it): warn, clamp to 0.9 "
      "times the bound, or off", limit_choices},
     {"error_estimate", VBC_PARAM_CHOICE, 0, 0, 0, 0,
      "what error_tolerance is tested on: residual (the rows' error after the update, from the "
@@ -93,4 +93,5 @@ const vbc_solver_type vbc_solver_jacobi = {
     .free = jacobi_free,
     .iterate = jacobi_iterate,
     .error_estimate = jacobi_error_estimate,
+    .relaxation_key = "omega",
 };
