@@ -86,11 +86,6 @@ typedef struct vbc_system {
    * and lift), where the coupler records it (vbc_coupler_type.records_fluid_impulse: staggered,
    * akinci); NULL without bodies. */
   vbc_vec *fluid_impulse;
-  /* Contact statistics of this step, written by the contact block's prepare: pairs and largest
-   * depth l - r, between bodies (rigid and wall particles) and between fluid and bodies, and
-   * the rows among them that are speculative (a gap, r > l: solvers/blocks/contact.c). */
-  size_t contacts_body, contacts_fluid, contacts_speculative;
-  double max_depth_body, max_depth_fluid;
   /* NULL, or observes every solve of the step (the time loop sets it for `vbc run --dump-lcp`,
    * lcp/lcp_dump.h); couplers and blocks leave it alone. */
   vbc_solve_hook solve_hook;
@@ -197,6 +192,8 @@ enum {
  * reverse of the forward order, so that forward then backward is a symmetric sweep (SSOR). */
 typedef enum vbc_sweep_order { VBC_SWEEP_FORWARD, VBC_SWEEP_BACKWARD } vbc_sweep_order;
 
+struct vbc_solve_stats; /* below, with the solvers */
+
 typedef struct vbc_block_type {
   const char *name;
   vbc_block_kind kind;
@@ -253,6 +250,10 @@ typedef struct vbc_block_type {
    * what bounds a relaxed scheme, which converges there only for omega < 2 / lambda_max
    * (vbc_solver_type.relaxation_key). Called at set-up, before the block exists. */
   double (*lattice_lambda_max)(const cJSON *params, const vbc_system *sys);
+  /* Optional: named figures of the rows the last prepare built (the contact block's pairs and
+   * depths), added to the report of the stage that holds the block after its rows are built;
+   * other modules read them by name (vbc_coupling_block_figure), never from the block's state. */
+  int (*figures)(const void *state, struct vbc_solve_stats *out, vbc_error *err);
 } vbc_block_type;
 
 typedef struct vbc_block {
@@ -276,7 +277,7 @@ typedef struct vbc_problem {
 
 /* Named figures of one solve beyond the common ones (Lemke's pivots, a coupler's LCP error),
  * with how a run aggregates them over its solves (sim/summary.c: mean_NAME, max_NAME). */
-enum { VBC_MAX_FIGURES = 6 };
+enum { VBC_MAX_FIGURES = 12 };
 typedef enum vbc_figure_kind {
   VBC_FIGURE_MEAN = 1,
   VBC_FIGURE_MAX = 2,

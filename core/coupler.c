@@ -154,6 +154,12 @@ static int run_stage(vbc_coupling *c, size_t s, vbc_error *err) {
     else rc = st->after(c, s, 1, err);
   }
   r->hook_seconds += vbc_now() - t0;
+  /* The blocks' figures of the rows they built, after the hooks' own. */
+  const vbc_problem *pb = &c->problem[s];
+  for (size_t k = 0; rc == VBC_OK && k < pb->nblocks; ++k) {
+    const vbc_block *b = pb->blocks[k];
+    if (b->type->figures) rc = b->type->figures(b->state, &r->figures, err);
+  }
   return rc;
 }
 
@@ -177,6 +183,18 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err) {
   rep->advect_seconds = vbc_now() - t0;
   c->report = NULL;
   return rc;
+}
+
+double vbc_coupling_block_figure(const vbc_coupling *c, const char *name, double fallback) {
+  for (size_t k = 0; k < c->type->nslots; ++k) {
+    const vbc_block *b = &c->block[k];
+    if (b->type == NULL || b->type->figures == NULL) continue;
+    vbc_solve_stats f = {0};
+    if (b->type->figures(b->state, &f, &(vbc_error){0}) != VBC_OK) continue;
+    for (size_t i = 0; i < f.n; ++i)
+      if (strcmp(f.name[i], name) == 0) return f.value[i];
+  }
+  return fallback;
 }
 
 void vbc_coupling_push_boundary_impulses(vbc_system *sys, const vbc_block *blk, vbc_vec *scratch) {

@@ -168,6 +168,10 @@ void vbc_coupling_free(vbc_coupling *c);
  * On failure the report holds the stages up to the failing one. */
 int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err);
 
+/* The named figure (vbc_block_type.figures) of the first of the coupling's blocks that reports
+ * it, as its last prepare left it (a contact block's depth_body); fallback if none does. */
+double vbc_coupling_block_figure(const vbc_coupling *c, const char *name, double fallback);
+
 /* For weak couplers' hooks: the reaction block blk reports on wall and rigid particles
  * (vbc_block_type.boundary_impulses, gathered into scratch, one entry per particle) passed on to
  * the bodies. Each free or pinned body takes its particles' impulses in particle order (force and

@@ -129,8 +129,8 @@ static int bodies_observe(void *state, const vbc_sim *sim, vbc_error *err) {
 static void bodies_series(void *state, const vbc_sim *sim, FILE *out) {
   (void)state;
   fprintf(out, ",%.9g,%.6g,%.6g", bodies_kinetic_energy(sim),
-          sim->sys.max_depth_body / sim->sys.spacing,
-          sim->sys.max_depth_fluid / sim->sys.spacing);
+          vbc_coupling_block_figure(&sim->coupling, "depth_body", 0.0) / sim->sys.spacing,
+          vbc_coupling_block_figure(&sim->coupling, "depth_fluid", 0.0) / sim->sys.spacing);
 }
 
 static int bodies_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,

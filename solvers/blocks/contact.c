@@ -22,7 +22,7 @@
  * detect a collision at ||X_f - X_r|| <= r_f + r_r (their eq. 2), which on a lattice also catches
  * every pair exactly l apart (a fluid particle resting on a wall or a body). With inclusive,
  * r <= l (1 + 1e-9) touches (the slack absorbs the round-off of lattice positions) with depth
- * max(0, l - r). sys->contacts_speculative counts the rows with a gap (depth < 0).
+ * max(0, l - r). The figure speculative_contacts counts the rows with a gap (depth < 0).
  *
  * Pairs: fluid-wall, fluid-rigid, rigid-wall and rigid-rigid of different bodies (`pairs` =
  * "bodies": the last two only, for fluid blocks that hold the fluid off the bodies themselves).
@@ -59,6 +59,10 @@ typedef struct contact_state {
   contact_pairs pairs;
   size_t n, cap;
   contact_pair *pair;
+  /* this step's pairs and largest depth l - r between bodies (rigid and wall particles) and
+   * between fluid and bodies, and the rows with a gap (r > l: speculative) */
+  size_t contacts_body, contacts_fluid, speculative;
+  double depth_body, depth_fluid;
 } contact_state;
 
 static const char *const pairs_choices[] = {"all", "bodies", NULL};
@@ -159,9 +163,8 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
   const double l = sys->spacing;
   const int fluid = s->pairs != PAIRS_BODIES, bodies = s->pairs != PAIRS_FLUID;
   s->n = 0;
-  if (fluid) sys->contacts_fluid = 0, sys->max_depth_fluid = 0.0;
-  if (bodies) /* only body pairs can be speculative */
-    sys->contacts_body = 0, sys->max_depth_body = 0.0, sys->contacts_speculative = 0;
+  s->contacts_fluid = 0, s->depth_fluid = 0.0;
+  s->contacts_body = 0, s->depth_body = 0.0, s->speculative = 0;
   for (size_t i = 0; i < p->n; ++i) {
     int si = side_of(sys, i);
     if (si == SIDE_WALL) continue; /* wall-first pairs are found from the other side */
@@ -182,13 +185,13 @@ static int find_pairs(contact_state *s, vbc_system *sys, vbc_error *err) {
                         vbc_vec_scale(vbc_vec_sub(p->pos[i], p->pos[j]), 1.0 / r),
                         touches ? fmax(0.0, l - r) : l - r};
       if (push_pair(s, &c, err) != VBC_OK) return err->code;
-      if (c.depth < 0.0) ++sys->contacts_speculative;
+      if (c.depth < 0.0) ++s->speculative;
       if (with_fluid) {
-        ++sys->contacts_fluid;
-        sys->max_depth_fluid = fmax(sys->max_depth_fluid, c.depth);
+        ++s->contacts_fluid;
+        s->depth_fluid = fmax(s->depth_fluid, c.depth);
       } else {
-        ++sys->contacts_body;
-        sys->max_depth_body = fmax(sys->max_depth_body, c.depth);
+        ++s->contacts_body;
+        s->depth_body = fmax(s->depth_body, c.depth);
       }
     }
   }
@@ -301,6 +304,25 @@ static double contact_list_reach(const void *state, const vbc_system *sys) {
   return 0.0;
 }
 
+/* The pairs this block finds: a block given only fluid pairs (or only body pairs) reports only
+ * those figures, so that another block can report the rest. Only body pairs can be speculative. */
+static int contact_figures(const void *state, vbc_solve_stats *out, vbc_error *err) {
+  const contact_state *s = state;
+  if (s->pairs != PAIRS_BODIES &&
+      (vbc_solve_stats_add(out, "contacts_fluid", (double)s->contacts_fluid, VBC_FIGURE_MEAN_MAX,
+                           err) != VBC_OK ||
+       vbc_solve_stats_add(out, "depth_fluid", s->depth_fluid, VBC_FIGURE_MAX, err) != VBC_OK))
+    return err->code;
+  if (s->pairs != PAIRS_FLUID &&
+      (vbc_solve_stats_add(out, "contacts_body", (double)s->contacts_body, VBC_FIGURE_MEAN_MAX,
+                           err) != VBC_OK ||
+       vbc_solve_stats_add(out, "depth_body", s->depth_body, VBC_FIGURE_MAX, err) != VBC_OK ||
+       vbc_solve_stats_add(out, "speculative_contacts", (double)s->speculative, VBC_FIGURE_MAX,
+                           err) != VBC_OK))
+    return err->code;
+  return VBC_OK;
+}
+
 const vbc_block_type vbc_block_contact = {
     .name = "contact",
     .kind = VBC_BLOCK_CONTACT,
@@ -316,4 +338,5 @@ const vbc_block_type vbc_block_contact = {
     .jacobian = contact_jacobian,
     .finish = contact_finish,
     .list_reach = contact_list_reach,
+    .figures = contact_figures,
 };
