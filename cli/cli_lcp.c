@@ -1,9 +1,8 @@
 /* cli_lcp.c — `vbc lcp FILE [--solver NAME] [--max-pivots N] [--max-iterations N]
  * [--tol T] [--reference REF] [--trace FILE.csv]`: solve one linear complementarity problem read
- * from a file (issue 7; docs/lcp.md).
+ * from a file (docs/lcp.md).
  *
- * File: lines whose first non-blank character is '#' are comments; the rest is whitespace-
- * separated numbers: n, the n^2 entries of M row by row, the n entries of q. Output: one JSON
+ * File: the .lcp format of lcp/lcp_file.h (n, M row by row, q; '#' comments). Output: one JSON
  * object on stdout with solver, status, n, pivots (lemke) or iterations (pgs, jacobi), error,
  * seconds, z and w. error is vbc_lcp_error (solvers/schemes/lemke/lemke.h) on w = M z + q recomputed from the
  * file's M and q, so every solver is judged by the same measure.
@@ -20,7 +19,7 @@
  * positive integer, wrong count of numbers) with one message naming the file and the reason,
  * or bad options.
  *
- * Exact references (issue 7). --reference REF reads z* from REF, a JSON object with an array
+ * Exact references. --reference REF reads z* from REF, a JSON object with an array
  * "z" of n numbers (what `vbc lcp --solver lemke` prints), and adds to the output
  * reference_error = |z - z*|_inf / max(|z*|_inf, 1e-300) and reference_w_error =
  * |w - w*|_inf / max(|w* - q|_inf, 1e-300), w* = M z* + q recomputed here: both are 1 at z = 0
@@ -43,6 +42,7 @@
 
 #include "cli/cli.h"
 #include "lcp/exact_reference.h"
+#include "lcp/lcp_file.h"
 #include "io/files.h"
 #include "io/json_file.h"
 #include "core/json_util.h"
@@ -140,71 +140,6 @@ static int parse_args(int argc, char **argv, lcp_args *a) {
     return lcp_usage("--omega: outside the range of --solver %s (vbc list)", a->solver);
   if (!a->max_iterations) a->max_iterations = 10000;
   return 0;
-}
-
-/* The numbers of the file (comments skipped); NULL with a message in err if it is malformed. */
-static double *read_numbers(const char *path, size_t *count, vbc_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: cannot read the LCP file (%s)", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 0, n = 0;
-  double *x = NULL;
-  char *line = NULL;
-  size_t linecap = 0;
-  long lineno = 0;
-  int ok = 1;
-  while (ok && getline(&line, &linecap, f) >= 0) {
-    ++lineno;
-    const char *p = line + strspn(line, " \t\r\n\f\v");
-    if (*p == '#') continue;
-    for (char *tok = strtok(line, " \t\r\n\f\v"); ok && tok; tok = strtok(NULL, " \t\r\n\f\v")) {
-      char *end;
-      double v = strtod(tok, &end);
-      if (end == tok || *end != '\0' || !isfinite(v)) {
-        vbc_error_set(err, VBC_EXIT_INPUT, "%s: line %ld: '%.40s' is not a finite number", path,
-                      lineno, tok);
-        ok = 0;
-        break;
-      }
-      if (vbc_grow(&cap, n + 1, (void *[]){&x}, (size_t[]){sizeof *x}, 1, err) != VBC_OK) {
-        ok = 0;
-        break;
-      }
-      x[n++] = v;
-    }
-  }
-  if (ok && ferror(f)) {
-    vbc_error_set(err, VBC_EXIT_INPUT, "%s: read error", path);
-    ok = 0;
-  }
-  free(line);
-  fclose(f);
-  /* an empty file still gets an array: check_layout then says what is missing */
-  if (ok && x == NULL && (x = vbc_calloc(1, sizeof *x, err)) == NULL) ok = 0;
-  if (!ok) {
-    free(x);
-    return NULL;
-  }
-  *count = n;
-  return x;
-}
-
-/* n, M, q from the numbers: n a positive integer and exactly 1 + n^2 + n numbers. */
-static int check_layout(const char *path, const double *x, size_t count, size_t *n,
-                        vbc_error *err) {
-  if (count == 0) return vbc_error_set(err, VBC_EXIT_INPUT, "%s: no numbers (expected n first)", path);
-  if (!(x[0] >= 1.0) || x[0] != floor(x[0]) || x[0] > 1e6)
-    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: n must be a positive integer, got %g", path,
-                         x[0]);
-  *n = (size_t)x[0];
-  const size_t want = 1 + *n * *n + *n;
-  if (count != want)
-    return vbc_error_set(err, VBC_EXIT_INPUT,
-                         "%s: wrong count of numbers: n = %zu needs %zu (n, the n^2 entries of M, "
-                         "the n of q), found %zu", path, *n, want, count);
-  return VBC_OK;
 }
 
 typedef struct lcp_outcome {
@@ -420,10 +355,10 @@ int vbc_lcp_main(int argc, char **argv, const vbc_registry *registry) {
   if (rc) return rc;
   vbc_error err;
   vbc_error_clear(&err);
-  size_t count = 0, n = 0;
+  size_t n = 0;
   lcp_ref ref = {0};
-  double *x = read_numbers(a.file, &count, &err);
-  if (x != NULL && check_layout(a.file, x, count, &n, &err) == VBC_OK &&
+  double *x = vbc_lcp_file_read(a.file, &n, &err);
+  if (x != NULL &&
       (a.reference == NULL || read_reference(a.reference, n, x + 1, x + 1 + n * n, &ref, &err) ==
                                   VBC_OK)) {
     rc = solve_and_print(&a, n, x + 1, x + 1 + n * n, &ref, &err);

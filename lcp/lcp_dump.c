@@ -12,6 +12,7 @@
 
 #include "io/files.h"
 #include "lcp/lcp_dump.h"
+#include "lcp/lcp_file.h"
 #include "solvers/schemes/lemke/lemke.h"
 
 int vbc_lcp_dump_check(const char *scene_file, long step, long first, long last, double dt,
@@ -101,28 +102,13 @@ static void write_header(FILE *f, const vbc_lcp_dump *d, const vbc_problem *pb,
 static int write_lcp(const char *path, const vbc_lcp_dump *d, const vbc_problem *pb,
                      const vbc_solver *s, const vbc_lemke_lcp *lcp, const block_span *sp,
                      vbc_error *err) {
-  const size_t n = lcp->n;
-  double *row = vbc_calloc(n, sizeof *row, err);
-  if (row == NULL) return err->code;
   vbc_file file;
-  if (vbc_file_open(&file, path, ".tmp", err) != VBC_OK) {
-    free(row);
+  if (vbc_file_open(&file, path, ".tmp", err) != VBC_OK) return err->code;
+  write_header(file.f, d, pb, s, lcp, sp);
+  if (vbc_lcp_file_write(file.f, lcp->n, &lcp->M, lcp->q, err) != VBC_OK) {
+    vbc_file_discard(&file);
     return err->code;
   }
-  write_header(file.f, d, pb, s, lcp, sp);
-  fprintf(file.f, "%zu\n", n);
-  for (size_t i = 0; i < n; ++i) { /* CSR entries may come in any order: scatter, print */
-    for (size_t k = lcp->M.start[i]; k < lcp->M.start[i + 1]; ++k)
-      row[lcp->M.col[k]] += lcp->M.val[k];
-    for (size_t j = 0; j < n; ++j) {
-      const char sep = j + 1 < n ? ' ' : '\n';
-      if (row[j] == 0.0) fprintf(file.f, "0%c", sep);
-      else fprintf(file.f, "%.17g%c", row[j], sep);
-    }
-    for (size_t k = lcp->M.start[i]; k < lcp->M.start[i + 1]; ++k) row[lcp->M.col[k]] = 0.0;
-  }
-  for (size_t i = 0; i < n; ++i) fprintf(file.f, "%.17g\n", lcp->q[i]);
-  free(row);
   return vbc_file_commit(&file, err);
 }
 
