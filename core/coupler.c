@@ -5,6 +5,7 @@
 #include "core/body.h"
 #include "core/clock.h"
 #include "core/coupler.h"
+#include "core/operator.h"
 
 const vbc_group_spec *vbc_coupler_group(const vbc_coupler_type *type, const char *key) {
   for (size_t g = 0; g < type->ngroups; ++g)
@@ -106,12 +107,6 @@ int vbc_coupling_init(vbc_coupling *c, const vbc_coupler_type *type, vbc_system 
   return rc;
 }
 
-static size_t problem_rows(const vbc_problem *pb) {
-  size_t n = 0;
-  for (size_t b = 0; b < pb->nblocks; ++b) n += pb->blocks[b]->rows.n;
-  return n;
-}
-
 /* Rows, solve and write-back of one stage, between its before and after hooks. */
 static int solve_stage(vbc_coupling *c, size_t s, vbc_stage_report *r, vbc_error *err) {
   const vbc_stage_spec *st = &c->type->stages[s];
@@ -119,7 +114,7 @@ static int solve_stage(vbc_coupling *c, size_t s, vbc_stage_report *r, vbc_error
   double t0 = vbc_now();
   if (vbc_problem_prepare(pb, err) != VBC_OK) return err->code;
   r->prepare_seconds += vbc_now() - t0;
-  r->rows = problem_rows(pb);
+  r->rows = vbc_problem_rows(pb);
   if (st->skip_without_rows && r->rows == 0) return VBC_OK;
   t0 = vbc_now();
   if (st->start && st->start(c, s, err) != VBC_OK) return err->code;

@@ -66,6 +66,12 @@ typedef struct vbc_slot_spec {
   void (*setup)(vbc_block *b);
 } vbc_slot_spec;
 
+/* The number of elements of an array: the coupler tables' counts are never written by hand. */
+#define VBC_COUNTOF(a) (sizeof(a) / sizeof *(a))
+/* A stage's blocks, in sweep order, as .slots and .nslots from one list. */
+#define VBC_STAGE_SLOTS(...) \
+  .slots = {__VA_ARGS__}, .nslots = VBC_COUNTOF(((const int[]){__VA_ARGS__}))
+
 /* Hooks around a stage. They see the coupling (system, blocks, problems, the coupler's own
  * state) and the stage's report, to which they may add figures (vbc_solve_stats_add). */
 typedef int (*vbc_stage_hook)(vbc_coupling *c, size_t stage, vbc_error *err);

@@ -83,9 +83,9 @@ static const vbc_slot_spec slots[] = {
 };
 
 static const vbc_stage_spec stages[] = {
-    {.label = "fluid", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid",
+    {.label = "fluid", VBC_STAGE_SLOTS(FLUID), .solver_group = "fluid",
      .after = push_bodies},
-    {.label = "body_contact", .slots = {BODY_CONTACT, PIN}, .nslots = 2,
+    {.label = "body_contact", VBC_STAGE_SLOTS(BODY_CONTACT, PIN),
      .solver_group = "fluid", .skip_without_rows = 1},
 };
 
@@ -94,11 +94,11 @@ const vbc_coupler_type vbc_coupler_akinci = {
     .summary = "weak coupling of an SPH pressure solve: pressure forces on boundary particles "
                "move the bodies, then contacts between bodies (Akinci et al. 2012)",
     .groups = groups,
-    .ngroups = 2,
+    .ngroups = VBC_COUNTOF(groups),
     .slots = slots,
-    .nslots = 3,
+    .nslots = VBC_COUNTOF(slots),
     .stages = stages,
-    .nstages = 2,
+    .nstages = VBC_COUNTOF(stages),
     .primary = 0,
     .alloc = akinci_alloc,
     .free = akinci_free,

@@ -147,8 +147,8 @@ static const vbc_slot_spec slots[] = {
 };
 
 static const vbc_stage_spec stages[] = {
-    {.label = "fluid", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid"},
-    {.label = "contact", .slots = {CONTACT, PIN}, .nslots = 2, .solver_group = "contact",
+    {.label = "fluid", VBC_STAGE_SLOTS(FLUID), .solver_group = "fluid"},
+    {.label = "contact", VBC_STAGE_SLOTS(CONTACT, PIN), .solver_group = "contact",
      .skip_without_rows = 1, .figures_in_metrics = 1, .start = record_q, .after = lcp_figures},
 };
 
@@ -158,11 +158,11 @@ const vbc_coupler_type vbc_coupler_lemke_contacts = {
                "rigid-rigid, rigid-wall, fluid-wall) and pin as one LCP by method.contact.solver "
                "(Lemke by default; Kurose & Takahashi §4.2)",
     .groups = groups,
-    .ngroups = 2,
+    .ngroups = VBC_COUNTOF(groups),
     .slots = slots,
-    .nslots = 3,
+    .nslots = VBC_COUNTOF(slots),
     .stages = stages,
-    .nstages = 2,
+    .nstages = VBC_COUNTOF(stages),
     .primary = 0,
     .alloc = lc_alloc,
     .free = lc_free,

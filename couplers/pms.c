@@ -128,9 +128,9 @@ static const vbc_slot_spec slots[] = {
 };
 
 static const vbc_stage_spec stages[] = {
-    {.label = "fluid", .slots = {FLUID, FLUID_CONTACT}, .nslots = 2, .solver_group = "fluid",
+    {.label = "fluid", VBC_STAGE_SLOTS(FLUID, FLUID_CONTACT), .solver_group = "fluid",
      .before = bodies_to_fluid, .after = fluid_to_bodies},
-    {.label = "body_contact", .slots = {BODY_CONTACT, PIN}, .nslots = 2,
+    {.label = "body_contact", VBC_STAGE_SLOTS(BODY_CONTACT, PIN),
      .solver_group = "fluid", .skip_without_rows = 1},
 };
 
@@ -139,11 +139,11 @@ const vbc_coupler_type vbc_coupler_pms = {
     .summary = "weak coupling: bodies solved as fluid, projected to rigid motion, then contacts "
                "between bodies (Koshizuka's passively moving solid; Carlson eq. 24-26)",
     .groups = groups,
-    .ngroups = 2,
+    .ngroups = VBC_COUNTOF(groups),
     .slots = slots,
-    .nslots = 4,
+    .nslots = VBC_COUNTOF(slots),
     .stages = stages,
-    .nstages = 2,
+    .nstages = VBC_COUNTOF(stages),
     .primary = 0,
     .alloc = pms_alloc,
     .free = pms_free,

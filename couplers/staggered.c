@@ -172,12 +172,12 @@ static const vbc_slot_spec slots[] = {
 };
 
 static const vbc_stage_spec stages[] = {
-    [STAGE_PREPASS] = {.label = "prepass", .slots = {DENSITY}, .nslots = 1,
+    [STAGE_PREPASS] = {.label = "prepass", VBC_STAGE_SLOTS(DENSITY),
                        .solver_group = "prepass", .before = keep_velocities,
                        .after = move_positions},
-    [STAGE_PRESSURE] = {.label = "pressure", .slots = {FLUID}, .nslots = 1,
+    [STAGE_PRESSURE] = {.label = "pressure", VBC_STAGE_SLOTS(FLUID),
                         .solver_group = "fluid", .after = after_pv_solve},
-    [STAGE_BODIES] = {.label = "body_contact", .slots = {CONTACT, PIN}, .nslots = 2,
+    [STAGE_BODIES] = {.label = "body_contact", VBC_STAGE_SLOTS(CONTACT, PIN),
                       .solver_group = "contact", .skip_without_rows = 1},
 };
 
@@ -188,11 +188,11 @@ const vbc_coupler_type vbc_coupler_staggered = {
                "SSOR 1.7), then contacts and pins as one LCP (Lemke)",
     .params = stag_params,
     .groups = groups,
-    .ngroups = 3,
+    .ngroups = VBC_COUNTOF(groups),
     .slots = slots,
-    .nslots = 4,
+    .nslots = VBC_COUNTOF(slots),
     .stages = stages,
-    .nstages = 3,
+    .nstages = VBC_COUNTOF(stages),
     .primary = STAGE_PRESSURE,
     .alloc = stag_alloc,
     .free = stag_free,

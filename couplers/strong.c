@@ -32,7 +32,7 @@ static const vbc_slot_spec slots[] = {
 };
 
 static const vbc_stage_spec stages[] = {
-    {.label = "coupled", .slots = {FLUID, CONTACT, PIN}, .nslots = 3, .solver_group = "fluid"},
+    {.label = "coupled", VBC_STAGE_SLOTS(FLUID, CONTACT, PIN), .solver_group = "fluid"},
 };
 
 const vbc_coupler_type vbc_coupler_strong = {
@@ -40,10 +40,10 @@ const vbc_coupler_type vbc_coupler_strong = {
     .summary = "all blocks (fluid, contacts, pins) in one solver loop, then integrate (Miyamoto "
                "& Koshizuka Fig. 1)",
     .groups = groups,
-    .ngroups = 2,
+    .ngroups = VBC_COUNTOF(groups),
     .slots = slots,
-    .nslots = 3,
+    .nslots = VBC_COUNTOF(slots),
     .stages = stages,
-    .nstages = 1,
+    .nstages = VBC_COUNTOF(stages),
     .primary = 0,
 };

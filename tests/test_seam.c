@@ -62,22 +62,22 @@ static const vbc_slot_spec trio_slots[] = {
     [PIN] = {.label = "pin", .group = "contact", .type = &vbc_block_pin},
 };
 static const vbc_stage_spec trio_stages[] = {
-    {.label = "prepass", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid",
+    {.label = "prepass", VBC_STAGE_SLOTS(FLUID), .solver_group = "fluid",
      .before = before, .after = after},
-    {.label = "pressure", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid",
+    {.label = "pressure", VBC_STAGE_SLOTS(FLUID), .solver_group = "fluid",
      .before = before, .after = after},
-    {.label = "bodies", .slots = {CONTACT, PIN}, .nslots = 2, .solver_group = "fluid",
+    {.label = "bodies", VBC_STAGE_SLOTS(CONTACT, PIN), .solver_group = "fluid",
      .skip_without_rows = 1, .before = before, .after = after},
 };
 static const vbc_coupler_type trio = {
     .name = "trio",
     .summary = "three stages, for the test",
     .groups = trio_groups,
-    .ngroups = 2,
+    .ngroups = VBC_COUNTOF(trio_groups),
     .slots = trio_slots,
-    .nslots = 3,
+    .nslots = VBC_COUNTOF(trio_slots),
     .stages = trio_stages,
-    .nstages = 3,
+    .nstages = VBC_COUNTOF(trio_stages),
     .primary = 1,
     .alloc = trio_alloc,
     .free = trio_free,
