@@ -22,7 +22,7 @@ static const char usage[] =
     "               [--profile] [--max-particles N]\n"
     "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
     "       vbc validate SCENE.json [--set KEY=VALUE]... [--max-particles N]\n"
-    "       vbc list\n"
+    "       vbc list [--format text|markdown|json]\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
     "       vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n"
     "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
@@ -35,7 +35,8 @@ static const char usage[] =
     "             and (when output.frames is true) frames/*.vtu + frames.pvd into DIR\n"
     "             (default results/<scene name>)\n"
     "  validate   check the scene (with its --set overrides) and set it up without running it\n"
-    "  list       print the registered blocks, solvers, couplers and benchmarks\n"
+    "  list       print the registered blocks, solvers, couplers and benchmarks with their\n"
+    "             parameters (--format markdown: docs/modules.md; json: the same as data)\n"
     "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
     "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"
     "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"
@@ -277,6 +278,32 @@ static int cmd_run(args *a, const vbc_registry *reg) {
   return 0;
 }
 
+/* vbc list [--format text|markdown|json] */
+static int cmd_list(int argc, char **argv, const vbc_registry *reg) {
+  const char *format = "text";
+  for (int i = 2; i < argc; ++i) {
+    if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
+    else return bad_usage("list: unknown argument '%s' (vbc list [--format text|markdown|json])",
+                          argv[i]);
+  }
+  vbc_error err = {0};
+  if (strcmp(format, "text") == 0) {
+    vbc_registry_print(reg, stdout);
+  } else if (strcmp(format, "markdown") == 0) {
+    if (vbc_registry_print_markdown(reg, stdout, &err) != VBC_OK) return report(&err);
+  } else if (strcmp(format, "json") == 0) {
+    cJSON *d = vbc_registry_json(reg, &err);
+    char *text = d ? cJSON_Print(d) : NULL;
+    cJSON_Delete(d);
+    if (text == NULL) return report(&err);
+    puts(text);
+    cJSON_free(text);
+  } else {
+    return bad_usage("list --format: expected text, markdown or json, got '%s'", format);
+  }
+  return 0;
+}
+
 int vbc_main(int argc, char **argv) {
   vbc_registry reg;
   vbc_error err = {0};
@@ -300,12 +327,9 @@ int vbc_main(int argc, char **argv) {
   if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv, &reg);
   if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv, &reg);
   if (strcmp(cmd, "animate") == 0) return vbc_animate_main(argc, argv);
+  if (strcmp(cmd, "list") == 0) return cmd_list(argc, argv, &reg);
   args a;
   if (parse(argc, argv, &a) != 0) return 2;
-  if (strcmp(cmd, "list") == 0) {
-    vbc_registry_print(&reg, stdout);
-    return 0;
-  }
   if (strcmp(cmd, "run") != 0 && strcmp(cmd, "validate") != 0)
     return bad_usage("unknown command '%s'", cmd);
   const int run = strcmp(cmd, "run") == 0;

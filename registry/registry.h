@@ -63,6 +63,13 @@ int vbc_registry_method_key_known(const vbc_registry *r, const char *key);
  * stages. */
 void vbc_registry_print(const vbc_registry *r, FILE *out);
 
+/* The registry as data: {"blocks", "solvers", "couplers", "benchmarks"}, each module with its
+ * summary, parameters (key, type, default, range or choices, doc), a block's kind and what it
+ * offers, a coupler's groups and stages (registry_describe.c). The caller frees it. */
+cJSON *vbc_registry_json(const vbc_registry *r, vbc_error *err);
+/* The same as a Markdown page (`vbc list --format markdown`, docs/modules.md). */
+int vbc_registry_print_markdown(const vbc_registry *r, FILE *out, vbc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
