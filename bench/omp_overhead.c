@@ -8,7 +8,7 @@
  *   - as its own parallel region (static schedule, and guided, 4 on blocks of 256 items),
  *   - as a worksharing loop inside one region that stays open (a barrier instead of a region),
  * each repeated --reps times, in microseconds per pass. The policy is the environment's: run it
- * once as is and once with OMP_WAIT_POLICY=active (bench/README.md, "Two threads").
+ * once as is and once with OMP_WAIT_POLICY=active (docs/notes/bench-journal.md, "Two threads").
  *
  *   build/omp_overhead [--reps N] [--sizes n1,n2,...]
  */

@@ -47,7 +47,7 @@ static const char usage[] =
     "             coloured by --array (default pressure_smoothed, else pressure; a vector by its\n"
     "             magnitude), walls grey, bodies outlined, the time in the corner; 3D frames\n"
     "             projected onto x-y; --fps N (default 10); --keep-png keeps the PNGs, data and\n"
-    "             gnuplot script in OUT_frames/ (docs/results.md)\n"
+    "             gnuplot script in OUT_frames/ (docs/cli.md)\n"
     "\n"
     "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
     "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"

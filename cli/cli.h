@@ -1,4 +1,4 @@
-/* cli.h — the command line (docs/scene-format.md):
+/* cli.h — the command line (docs/cli.md):
  *   vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]
  *   vbc validate SCENE.json [--set KEY=VALUE]...
  *   vbc list

@@ -1,7 +1,7 @@
 /* main.c — the vbc executable.
  *
  * OpenMP threads that spin while waiting made 2-thread runs several times slower than 1 thread on
- * shared 2-core machines (bench/README.md). libgomp reads OMP_WAIT_POLICY when it loads, before
+ * shared 2-core machines (docs/notes/bench-journal.md). libgomp reads OMP_WAIT_POLICY when it loads, before
  * main, so when the user has not chosen a policy vbc sets "passive" and re-executes itself once.
  *
  * With OMP_PROC_BIND (or OMP_PLACES) set, libgomp has by then also bound this thread to the

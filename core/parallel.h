@@ -10,7 +10,7 @@
  * the second thread often starts tens of microseconds late; a static half would hold the pass up
  * until it is done, where guided hands the late thread's share to the one already running. Each
  * item writes only its own outputs, so the schedule does not change a bit of the result. On the
- * 3D peer dam break (bench/README.md) this took 2 threads from 1.31x to 1.53x of 1 thread. */
+ * 3D peer dam break (docs/notes/bench-journal.md) this took 2 threads from 1.31x to 1.53x of 1 thread. */
 #ifndef VBC_PARALLEL_H
 #define VBC_PARALLEL_H
 

@@ -1,6 +1,6 @@
 /* vtu.h — particle frames for ParaView: VTK UnstructuredGrid (.vtu, one vertex cell per
  * particle, appended raw little-endian data with UInt64 headers) and the .pvd collection that
- * gives them their times (docs/scene-format.md#framesvtu-and-framespvd).
+ * gives them their times (docs/outputs.md#framesvtu-and-framespvd).
  *
  * With rigid bodies, each frame also carries the bodies' poses, so that a body can be followed
  * without reconstructing it from its particles: as FieldData of the particle frame

@@ -27,7 +27,7 @@ typedef struct vbc_vtu_zentry {
 } vbc_vtu_zentry;
 
 /* Compress `size` bytes of data into e, at zlib level 1 (Z_BEST_SPEED): on the 3D dam break
- * it writes 4x faster than the default level 6 for frames 1.5 % larger (docs/results.md). */
+ * it writes 4x faster than the default level 6 for frames 1.5 % larger (docs/notes/run-measurements.md). */
 int vbc_vtu_deflate(const void *data, size_t size, vbc_vtu_zentry *e, vbc_error *err);
 /* Decode the entry at `at` (at most `avail` bytes readable there): *out (vbc_calloc'd, free it)
  * holds the *size uncompressed bytes. `what` names the file and array in messages (exit 2 for

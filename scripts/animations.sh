@@ -1,7 +1,7 @@
 #!/bin/sh
 # The animations of `make demo`: short runs of the 2D dam break and of Kurose & Takahashi's bodies
 # in water, with frames, each turned into OUTDIR/NAME/animation.mp4 (animation.gif without
-# ffmpeg) by `vbc animate` (docs/results.md#watching-a-run). Coarse and short so that the demo
+# ffmpeg) by `vbc animate` (docs/cli.md#watching-a-run-vbc-animate). Coarse and short so that the demo
 # stays quick: about 40 s in all on two shared cores.
 #
 #   usage: scripts/animations.sh VBC OUTDIR

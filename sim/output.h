@@ -1,4 +1,4 @@
-/* output.h — the files of a run directory (docs/results.md): series.csv, convergence.csv,
+/* output.h — the files of a run directory (docs/outputs.md): series.csv, convergence.csv,
  * frames/frame_NNNNNN.vtu + frames.pvd. summary.json is written last by sim/summary.c and is the mark of a
  * complete run. Streams are written as NAME.part and renamed on close. */
 #ifndef VBC_OUTPUT_H

@@ -1,4 +1,4 @@
-/* run.c — the time loop of `vbc run` (docs/scene-format.md).
+/* run.c — the time loop of `vbc run` (docs/cli.md).
  *
  * Per step: keep a copy of the state, let the coupler advance it, check it (non-finite values,
  * particles outside the domain), record solver statistics, sample convergence, let the benchmark

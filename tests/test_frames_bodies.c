@@ -1,5 +1,5 @@
 /* test_frames_bodies.c — the bodies' poses in the frames (io/vtu.c, sim/output.c,
- * docs/scene-format.md#framesvtu-and-framespvd): FieldData of every particle frame and a
+ * docs/outputs.md#framesvtu-and-framespvd): FieldData of every particle frame and a
  * bodies_NNNNNN.vtu per frame, listed as part 1 of frames.pvd. A body alone in 2D without
  * gravity moves with v = (0.1, 0) m/s and turns at 2 rad/s, so at t = 0.02 s its pose is known:
  * x = x0 + v t, q = (cos 0.02, 0, 0, sin 0.02). tests/vtk_frames.py reads the same files with

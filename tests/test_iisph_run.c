@@ -81,7 +81,7 @@ Test(iisph_run, every_fluid_combination_runs_a_coarse_dam_break, .timeout = 600)
  * predicts, (1 - omega) r_k for an unclamped row, as IISPH and SPlisHSPlasH do; the residual pass
  * still reports the true error. Measured on the 2D peer dam break (0.2 s, 260 solves) at
  * error_tolerance 5e-4: residual 3.14 iterations per solve, true error at most 5.0e-4; local 2.08,
- * true error up to 9.97e-4 (bench/README.md has the 3D peer scene: 6.02 against 3.90). */
+ * true error up to 9.97e-4 (docs/notes/bench-journal.md has the 3D peer scene: 6.02 against 3.90). */
 static cJSON *peer_2d(const char *name, const char *estimate) {
   char set[64];
   snprintf(set, sizeof set, "method.fluid.error_estimate=%s", estimate);

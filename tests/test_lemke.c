@@ -119,7 +119,7 @@ Test(lemke, nonsymmetric_p_matrix) {
   expect((out[]){solve(3, M, q)}, 3, z, w);
 }
 
-/* Siconos 4.4 returned a negative z for n = 1 (bench/README.md, Lemke against Siconos). */
+/* Siconos 4.4 returned a negative z for n = 1 (docs/notes/bench-journal.md, Lemke against Siconos). */
 Test(lemke, one_row) {
   const double Ma[] = {2}, qa[] = {-4}, za[] = {2}, wa[] = {0};
   out a = solve(1, Ma, qa);

@@ -1,7 +1,7 @@
 /* animate.h — `vbc animate DIR`: a run's frames (DIR/frames.pvd and the .vtu files it lists,
  * raw or compressed) as an animation, drawn by gnuplot as one PNG per frame and joined into an
  * MP4 by ffmpeg, or into an animated GIF by gnuplot when ffmpeg is not installed
- * (docs/results.md#watching-a-run). Fluid particles are coloured by a point array (default
+ * (docs/cli.md#watching-a-run-vbc-animate). Fluid particles are coloured by a point array (default
  * pressure_smoothed, else pressure; a vector by its magnitude) on one colour scale for the whole
  * run, walls grey, body particles white with a black outline, the time in the top-left corner.
  * 2D frames are drawn in the x-y plane; 3D frames are projected onto the x-y plane (a side view

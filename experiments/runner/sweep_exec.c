@@ -3,7 +3,7 @@
  *
  * Why processes and not threads: a case that crashes or is killed cannot take the others with
  * it, each case is exactly what `vbc run` would do by hand, and a cluster can run the same
- * commands (--emit-jobs). With more than one job each case gets one OpenMP thread (bench/README.md:
+ * commands (--emit-jobs). With more than one job each case gets one OpenMP thread (docs/notes/bench-journal.md:
  * on 2 cores, oversubscribed threads are slower than none), and, if the user binds threads, a
  * place of its own: bound alike, they all sat on the first CPU. Children die with the runner
  * (PR_SET_PDEATHSIG), so a killed sweep leaves incomplete directories, never a run that goes on

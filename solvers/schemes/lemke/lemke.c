@@ -32,7 +32,7 @@
  *                  contacts, not n. The row of B^-1 that a w_r row needs (v^T A^-1 with v the
  *                  sparse row r of C) is gathered column by column inside the same pass.
  * So a pivot costs O(m^2 + nnz(M_:Z) + n) instead of O(n^2), and m is what the problem needs:
- * at n = 2000 contacts of the benchmark (bench/README.md) m stays below 1700 (simple-cubic
+ * at n = 2000 contacts of the benchmark (docs/notes/bench-journal.md) m stays below 1700 (simple-cubic
  * stack) and 1800 (FCC), and on the SPD stacks Lemke takes the same pivots as Siconos' tableau
  * code 8x (n = 1000) and 15x (n = 2000) faster. A sparse LU of A with Forrest-Tomlin updates would exploit sparsity
  * further, but A^-1 of a stack's contact matrix is dense anyway, and the explicit inverse keeps

@@ -22,7 +22,7 @@
 /* The border loops also built for AVX2, chosen at load time where the processor has it (GCC's
  * target_clones; core/simd.h). Four doubles a step instead of two, each entry still one
  * multiplication and one addition, rounded as before, so the same bits: about 0.89 of the time
- * at n = 1000 (bench/README.md). */
+ * at n = 1000 (docs/notes/bench-journal.md). */
 #if defined(VBC_X86_SIMD) && !defined(__clang__)
 #define WIDE_VECTORS __attribute__((target_clones("avx2", "default")))
 #else
