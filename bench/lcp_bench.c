@@ -1,5 +1,5 @@
 /* lcp_bench.c — Lemke (solvers/schemes/lemke/lemke.c) against PGS and, when available, Siconos' lcp_lexicolemke
- * on frictionless contact LCPs of unit spheres stacked in a box (issue 7's benchmark).
+ * on frictionless contact LCPs of unit spheres stacked in a box (docs/lcp.md).
  *
  * The LCPs are Kurose & Takahashi's eq. 7-12 for spheres: a contact k between spheres i and j
  * (normal n from j to i) has the Jacobian row J_k = [.. n^T (sphere i) .. -n^T (sphere j) ..],

@@ -7,7 +7,7 @@
  * and sum rounded once), a mask of the near ones, and the near ones' indices and r^2 compressed
  * into place, so that the lists come out the same bits. With them (and the square roots eight at
  * a time) the search of the 3D peer dam break takes 3.5 ms a step on one thread instead of 5.6
- * (docs/notes/bench-journal.md, 2026-11-28, sixth session). */
+ * (measured in docs/notes/bench-journal.md). */
 #include <math.h>
 
 #include "core/grid_scan.h"

@@ -18,7 +18,7 @@
 
 /* The same for loops that do a few flops per item (a clamp, an axpy, a term of a sum): at 0.5 ns
  * an item, a team under passive waiting costs as much as it saves below this many. Measured with
- * bench/omp_overhead on this project's 2-core machines (2026-11-28): 65 536 items take 32 us on
+ * bench/omp_overhead on a 2-core machine (docs/notes/bench-journal.md): 65 536 items take 32 us on
  * one thread and 57-70 us as a team, 131 072 items 66 us and 64-87 us (spinning threads: 7 and
  * 13 us, so a user who sets OMP_WAIT_POLICY=active gives up a few tens of microseconds per light
  * pass between 16 384 and this many items). */
@@ -27,7 +27,7 @@
 /* Passes of a few nanoseconds an item that mostly stream memory: the state copy of sim/run.c (72
  * bytes a particle), the grid's bounding box (3 ns a particle) and its counting sort (whose two
  * barriers make a team dearer still; grid.c). Measured with farm-bench on the 2D peer dam break,
- * 2 threads (2026-11-28), serial against parallel: at 13 782 particles 0.975 for the copy, 0.986
+ * 2 threads (docs/notes/bench-journal.md), serial against parallel: at 13 782 particles 0.975 for the copy, 0.986
  * for the bounding box, 0.965 for the sort; at 24 120 0.977, 0.994 and 0.986. On the 3D one, at
  * 39 931 particles, the parallel copy gains 0.983 and the sort stays parallel (serial: 1.009). */
 #define VBC_PARALLEL_MIN_STREAM 32768

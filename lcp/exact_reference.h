@@ -1,4 +1,4 @@
-/* exact_reference.h — iterates measured against Lemke's exact solution (issue 7; docs/lcp.md).
+/* exact_reference.h — iterates measured against Lemke's exact solution (docs/lcp.md).
  *
  * Two layers:
  *   vbc_lcp_reference — an exact solution z* of LCP(M, q) with w* = M z* + q, and the two

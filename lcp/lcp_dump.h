@@ -1,5 +1,5 @@
 /* lcp_dump.h — `vbc run SCENE --dump-lcp STEP DIR`: every solve of one step written as the LCP
- * that Lemke's method would solve, in the text format of `vbc lcp` (issue 7; docs/lcp.md).
+ * that Lemke's method would solve, in the text format of `vbc lcp` (docs/lcp.md).
  *
  * The time loop (sim/run.c) installs vbc_lcp_dump_solve as the system's solve hook
  * (core/constraint.h) for the chosen step only; vbc_solve calls it once per solve, after the

@@ -1,4 +1,4 @@
-/* limits.h — resource limits checked before anything is allocated (issue 21): a scene whose
+/* limits.h — resource limits checked before anything is allocated: a scene whose
  * spacing would create more particles than fit in memory is bad input (exit 2), not a crash or an
  * hour of swapping.
  *

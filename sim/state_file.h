@@ -1,6 +1,6 @@
 /* state_file.h — frozen states: everything one time step reads, saved just before that step, so
  * that `vbc run --from-state FILE` can replay the step's pressure solve under any solver and every
- * solver sees the identical problem (issue 3, "convergence on the same state").
+ * solver sees the identical problem (convergence compared on the same state).
  *
  * Why the start of a step: the coupler's step recomputes neighbours, n_i and the explicit terms
  * from positions and velocities deterministically, so the state at the start of step k (the state

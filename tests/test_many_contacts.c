@@ -1,4 +1,4 @@
-/* test_many_contacts.c — the shipped lemke_contacts scenes (issue 7), shortened with --set:
+/* test_many_contacts.c — the shipped lemke_contacts scenes, shortened with --set:
  * kurose_bodies (Kurose & Takahashi Fig. 1 in 2D) reports max_penetration and
  * max_fluid_penetration (metrics/penetration.c) and keeps them small, and many_contacts
  * (160 boxes sinking in water) reaches a contact LCP of hundreds of rows within a few steps,

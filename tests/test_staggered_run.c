@@ -52,7 +52,7 @@ static void one_step_from_rest(const char *name, const char *remap, const char *
   vbc_state_free(&st);
 }
 
-/* Eq. 19 first (issue 18). Gravity gives every particle u* = -g h = -0.01 m/s before the solve.
+/* Eq. 19 first. Gravity gives every particle u* = -g h = -0.01 m/s before the solve.
  * Measured after one step (mean v_y of the 900 fluid particles, largest speed):
  *   remap literal (eq. 19 as printed), free slip:   -5.006e-3 m/s = -0.50 g h, 7.6e-3 m/s;
  *   remap normalised (the default), free slip:       +1.41e-4 m/s = 0.014 g h, 8.9e-4 m/s;
@@ -83,7 +83,7 @@ Test(staggered_run, eq19_one_step_from_rest, .timeout = 120) {
 /* The tank at l = 0.04 m for 1 s (1000 steps) under cg with IC(0): it stays at rest with the
  * hydrostatic pressure. Measured (free slip, the default): pressure_error_raw 0.058 (smoothed
  * 0.060), surface 0.6005 m, max density deviation 1.6 %, 9.1 iterations per step; at l = 0.02 m
- * (not run here, 7 s) 0.030 raw and 0.031 smoothed (issue 18's bound: 0.05 at l = 0.02); the
+ * (not run here, 7 s) 0.030 raw and 0.031 smoothed (the bound asserted: 0.05 at l = 0.02); the
  * MPS-LCP as shipped measures 0.079 raw and 0.013 smoothed there. The error is mostly the surface
  * layer held at p = 0 at depth l/2 (0.5 rho g l over the column, which is why it halves with l
  * and smoothing does not remove it). Without the density pre-pass p^d nothing corrects the

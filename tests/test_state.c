@@ -1,4 +1,4 @@
-/* test_state.c — frozen states (sim/state_file.h, issue 3): the file round-trips every array
+/* test_state.c — frozen states (sim/state_file.h): the file round-trips every array
  * and skips sections it does not know; `vbc run --dump-state` then `--from-state` replays the
  * dumped step's solve bit for bit, other solvers run on the same problem, and bad state files or
  * dump steps exit 2 naming what is wrong. All on the coarse hydrostatic tank (l = 0.04 m). */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh — PGS and Jacobi measured against Lemke's exact solution on LCPs a simulation really
-# produced (issue 7; README.md beside this file). For each problem below:
+# produced (README.md beside this file). For each problem below:
 #   1. vbc run SCENE --dump-lcp STEP DIR     the step's solves as LCP files (docs/lcp.md)
 #   2. vbc lcp FILE --solver lemke           the exact solution z* (lemke.json), pivots, seconds
 #   3. vbc lcp FILE --solver pgs|jacobi --reference lemke.json --trace SOLVER.csv
