@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "sim/checkpoint.h"
 #include "registry/registry.h"
-#include "registry/builtin.h"
+#include "modules/builtin.h"
 #include "sim/run.h"
 #include "scene/scene.h"
 #include "experiments/runner/animate.h"

@@ -15,7 +15,7 @@ set(VBC_PUBLIC_HEADERS
   core/vec.h core/error.h core/params.h core/particles.h core/kernel.h core/grid.h core/body.h
   core/constraint.h core/coupler.h core/operator.h core/clock.h
   solvers/schemes/solve_params.h
-  registry/benchmark.h registry/registry.h registry/builtin.h
+  registry/benchmark.h registry/registry.h modules/builtin.h
   scene/scene.h sim/progress.h sim/run.h)
 install(CODE "set(VBC_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
   set(VBC_HEADERS \"${VBC_PUBLIC_HEADERS};include/vbc/vbc.h\")

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "registry/builtin.h"
+#include "modules/builtin.h"
 #include "fuzz/fuzz.h"
 
 static char dir[256];

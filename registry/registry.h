@@ -1,7 +1,7 @@
 /* registry.h — the modules a scene can name: blocks (by kind), solvers, couplers, benchmarks.
  *
  * A registry is a value its owner fills: the program starts from the built-in modules
- * (registry/builtin.c: vbc_registry_builtin) and a program built on the library may add its own
+ * (modules/builtin.c: vbc_registry_builtin) and a program built on the library may add its own
  * before it loads scenes (docs/architecture.md, "Adding a module"). Scene loading looks names up
  * here; `vbc list` prints it with every module's parameters. No global state: whoever loads a
  * scene passes the registry. */

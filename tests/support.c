@@ -18,7 +18,7 @@
 #include "registry/benchmark.h"
 #include "io/files.h"
 #include "registry/registry.h"
-#include "registry/builtin.h"
+#include "modules/builtin.h"
 #include "tests/support.h"
 
 extern char **environ;

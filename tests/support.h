@@ -43,7 +43,7 @@ char *read_text(const char *path);
 /* Remove the last comma-separated field of every line, in place: convergence.csv's `seconds`,
  * the wall-clock column that no two runs share. */
 void strip_last_field(char *text);
-/* The built-in modules (registry/builtin.c), for tests that load scenes or look solvers up by name. */
+/* The built-in modules (modules/builtin.c), for tests that load scenes or look solvers up by name. */
 const struct vbc_registry *test_registry(void);
 /* A number at a dotted path of a JSON object (NAN if missing); a numeric part indexes an
  * array ("solver.stages.1.solves"). */

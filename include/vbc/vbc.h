@@ -13,6 +13,6 @@
 #include "registry/registry.h"
 #include "scene/scene.h"
 #include "sim/run.h"
-#include "registry/builtin.h"
+#include "modules/builtin.h"
 
 #endif

@@ -1,5 +1,7 @@
-/* builtin.c — see builtin.h: the one list of what vbc ships. */
-#include "registry/builtin.h"
+/* builtin.c — see builtin.h: the one list of what vbc ships. It is the top of the library: it
+ * names every block, solver, coupler and benchmark, so it sits above all of them (registry/ below
+ * holds only the registry's type and look-ups, which scene loading uses). */
+#include "modules/builtin.h"
 #include "couplers/couplers.h"
 #include "metrics/metrics.h"
 #include "solvers/blocks/blocks.h"

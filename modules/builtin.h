@@ -9,7 +9,7 @@ extern "C" {
 #endif
 
 /* r gets every built-in block, solver, coupler and benchmark. Adding a module to vbc is one line
- * in the table of its sort (registry/builtin.c). */
+ * in the table of its sort (modules/builtin.c). */
 int vbc_registry_builtin(vbc_registry *r, vbc_error *err);
 
 #ifdef __cplusplus
