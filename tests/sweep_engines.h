@@ -6,6 +6,7 @@
 #define VBC_TEST_SWEEP_ENGINES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Every character sh acts on, GNU parallel's replacement strings, and non-ASCII. */
 #define HOSTILE_SH "a b'c\"d;e$(touch PWNED)`touch PWNED`&|<>\\ é {} {.} {=1 $_=\"z\" =}"
@@ -15,6 +16,15 @@
 #define SPEC_NAME "sp'ec $(touch PWNED).json"
 #define OUT_NAME "out ;'\""
 #define NCASES 4
+
+/* Skip the test saying why. Criterion prints a skip's reason only with --verbose, so it goes to
+ * stderr too, where ctest's SKIP_REGULAR_EXPRESSION (tests/CMakeLists.txt) reports the skip. */
+#define SKIP_SAYING(...)                                                                         \
+  do {                                                                                           \
+    fprintf(stderr, "SKIPPED: " __VA_ARGS__);                                                    \
+    fputc('\n', stderr);                                                                         \
+    cr_skip_test(__VA_ARGS__);                                                                   \
+  } while (0)
 
 /* a/b into buf (fails the test if it does not fit). */
 void cat_path(char *buf, size_t size, const char *a, const char *b);

@@ -19,7 +19,7 @@ Test(sweep_engines, gnu_parallel_runs_each_emitted_case_once_in_a_hostile_direct
      .timeout = 180) {
   char parallel[1024], env[1024];
   if (!find_program("parallel", parallel, sizeof parallel))
-    cr_skip_test("GNU parallel is not installed (scripts/install-deps.sh installs Debian's "
+    SKIP_SAYING("GNU parallel is not installed (scripts/install-deps.sh installs Debian's "
                  "parallel)");
   cr_assert(find_program("env", env, sizeof env));
   const char *root = test_dir("engines_parallel");
