@@ -361,17 +361,16 @@ Test(sweep_slurm, a_slurm_array_runs_each_case_once_on_a_single_node_cluster, .t
   cr_assert_eq(wait_for_cluster_processes(10000), 0, "the tasks' processes outlived the array");
   expect_no_injection(root);
   expect_complete_without_running(dir, ids);
-  /* the shipped convergence sweep's script is one sbatch accepts */
-  char cp[1200], cp_script[1300];
-  cat_path(cp, sizeof cp, root, "circular_patch");
-  cat_path(cp_script, sizeof cp_script, root, "circular_patch.sbatch");
+  /* the shipped convergence sweep's script, written as docs/sweep-format.md shows it (a relative
+   * --out D and D/jobs.sbatch, here run in root), is one sbatch accepts */
   const char *emit[] = {VBC_BINARY, "sweep",
                         source_path("experiments/sweeps/circular_patch_convergence.json"),
-                        "--out", cp, "--emit-slurm", cp_script, NULL};
-  cr_assert_eq(run_program(emit, NULL, NULL, log), 0);
-  cr_assert_eq(slurm_command((const char *[]){cluster.bin[SBATCH], "--test-only", cp_script,
-                                              NULL}, NULL, &text), 0, "sbatch --test-only: %s",
-               text);
+                        "--out", "D", "--emit-slurm", "D/jobs.sbatch", NULL};
+  cr_assert_eq(run_program(emit, root, NULL, log), 0);
+  cr_assert_eq(slurm_command((const char *[]){cluster.bin[SBATCH], "--test-only",
+                                              "D/jobs.sbatch", NULL}, root, &text), 0,
+               "sbatch --test-only: %s", text);
+  cr_assert(text && strstr(text, " to start at "), "sbatch --test-only: %s", text);
   free(text);
   cr_assert_eq(stop_cluster(), 0, "processes of the cluster outlived its daemons");
   cr_log_info("Slurm: cluster up in %.1f s, the 4-task array done %.1f s after, %.1f s in all",
