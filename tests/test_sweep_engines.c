@@ -124,18 +124,22 @@ Test(sweep_engines, the_slurm_script_holds_the_options_and_the_job_lines, .timeo
   text = read_text(log);
   cr_assert(text && strstr(text, "no case for array task '5' (tasks 1-4)"), "%s", text);
   free(text);
-  const char *const bad[][5] = {
-      {"--emit-slurm", script, "--throttle", "0", "--throttle: expected a number of tasks"},
-      {"--emit-slurm", script, "--time-limit", "1:2:3:4", "--time-limit: expected a Slurm time"},
-      {"--emit-slurm", script, "--partition", "a b", "--partition: expected a partition name"},
-      {"--emit-slurm", script, "--cpus-per-task", "x", "--cpus-per-task: expected a number"},
-      {"--partition", "debug", NULL, NULL, "go with --emit-slurm FILE"},
-      {"--emit-slurm", script, "--emit-jobs", jobs, "exclude each other"},
-      {"--emit-slurm", script, "--out", "b\\ack", "expected a log directory without a backslash"}};
+  const struct {
+    const char *args[5]; /* NULL-terminated */
+    const char *message;
+  } bad[] = {
+      {{"--emit-slurm", script, "--throttle", "0"}, "--throttle: expected a number of tasks"},
+      {{"--emit-slurm", script, "--time-limit", "1:2:3:4"}, "--time-limit: expected a Slurm time"},
+      {{"--emit-slurm", script, "--partition", "a b"}, "--partition: expected a partition name"},
+      {{"--emit-slurm", script, "--cpus-per-task", "x"}, "--cpus-per-task: expected a number"},
+      {{"--partition", "debug"}, "go with --emit-slurm FILE"},
+      {{"--emit-slurm", script, "--emit-jobs", jobs}, "exclude each other"},
+      {{"--emit-slurm", script, "--out", "b\\ack"},
+       "expected a log directory without a backslash"}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
-    cr_assert_eq(sweep_in(dir, log, bad[i]), 2, "%s %s", bad[i][0], bad[i][2]);
+    cr_assert_eq(sweep_in(dir, log, bad[i].args), 2, "%s %s", bad[i].args[0], bad[i].args[2]);
     text = read_text(log);
-    cr_assert(text && strstr(text, bad[i][4]), "%s", text);
+    cr_assert(text && strstr(text, bad[i].message), "%s", text);
     free(text);
   }
 }
