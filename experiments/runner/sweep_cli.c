@@ -246,9 +246,10 @@ static int emit(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *
   if (make_frozen_state(sw, vbc, err) != VBC_OK) return err->code;
   size_t n;
   if (vbc_sweep_emit_jobs(sw, vbc, a->emit, a->force, &n, err) != VBC_OK) return err->code;
-  printf("wrote %zu commands to %s. Run them with GNU parallel (parallel -j N < %s) or as a "
-         "Slurm array (vbc sweep --emit-slurm writes its script), copy the case directories "
-         "into %s, then run the sweep again for the table and plots.\n",
+  printf("wrote %zu commands to %s. Run them with GNU parallel (OMP_NUM_THREADS=1 parallel -j N "
+         "< %s: one thread per case) or as a Slurm array (vbc sweep --emit-slurm writes its "
+         "script), copy the case directories into %s, then run the sweep again for the table "
+         "and plots.\n",
          n, a->emit, a->emit, sw->cases_dir);
   return VBC_OK;
 }
