@@ -289,7 +289,7 @@ static double seconds_since(const struct timespec *t0) {
 }
 
 /* Wait (at most 120 s) until the array job has left the queue; every task must have completed
- * with exit code 0. */
+ * with exit code 0, in the partition, time limit and throttle the script asked for. */
 static void wait_for_array(const char *job) {
   char *text = NULL;
   for (int t = 0; t < 600; ++t, sleep_ms(200)) {
@@ -313,6 +313,10 @@ static void wait_for_array(const char *job) {
     ++ok;
   cr_assert(completed == NCASES && ok == NCASES, "%d tasks completed, %d exit 0:\n%s", completed,
             ok, text);
+  /* the script's --partition, --time-limit 5 and --throttle 2, as Slurm read them */
+  cr_assert(strstr(text, "Partition=vbc ") && strstr(text, "TimeLimit=00:05:00 ") &&
+                strstr(text, "ArrayTaskThrottle=2 "),
+            "%s", text);
   free(text);
 }
 
