@@ -158,6 +158,21 @@ int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const
 int vbc_sweep_emit_jobs(const vbc_sweep *sw, const char *vbc, const char *path, int force,
                         size_t *njobs, vbc_error *err);
 
+/* `--emit-slurm FILE`: the options of the sbatch array script. */
+typedef struct vbc_slurm_options {
+  const char *partition;  /* --partition, NULL: the cluster's default partition */
+  const char *time_limit; /* --time per task in Slurm's format (e.g. 30, 2:00:00, 1-12), NULL:
+                             the partition's default */
+  int cpus_per_task;      /* CPUs per task, also each case's OpenMP threads (>= 1) */
+  int throttle;           /* at most this many tasks at once (--array=1-N%T), 0: no limit */
+} vbc_slurm_options;
+
+/* An sbatch array script, one task per case still to run (all with force), each task running its
+ * case's job line; per-task logs in OUT/slurm/slurm-JOB_TASK.log (the directory is created).
+ * Writes nothing when no case needs running (*ntasks = 0): Slurm has no empty arrays. */
+int vbc_sweep_emit_slurm(const vbc_sweep *sw, const char *vbc, const char *path, int force,
+                         const vbc_slurm_options *o, size_t *ntasks, vbc_error *err);
+
 /* VBC_EXIT_INPUT naming `what` if path holds a line break: the job lines and gnuplot scripts
  * vbc writes are one command per line, and every other character is quoted as data. */
 int vbc_sweep_check_path(const char *what, const char *path, vbc_error *err);

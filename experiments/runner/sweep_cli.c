@@ -1,6 +1,7 @@
 /* sweep_cli.c — `vbc sweep SPEC.json …`: options, then check everything (spec, every case's
  * scene, metrics, plots) before the first case starts; run what is not done; write table.csv and
  * the plots from the stored results. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 static const char usage[] =
     "usage: vbc sweep SPEC.json [-j N] [--out DIR] [--cases DIR] [--set KEY=VALUE]...\n"
     "                 [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "                 [--emit-slurm FILE [--partition NAME] [--time-limit T]\n"
+    "                  [--cpus-per-task N] [--throttle N]]\n"
     "\n"
     "  -j N             run up to N cases at once (separate processes; one thread each if N > 1)\n"
     "  --out DIR        table.csv and plots/ go here (default results/sweeps/<spec name>)\n"
@@ -23,14 +26,24 @@ static const char usage[] =
     "  --list           print the cases and their state, and the metrics available; run nothing\n"
     "  --emit-jobs FILE write one shell command per case still to run (for GNU parallel or a\n"
     "                   Slurm array job); copy the case directories back to merge the results\n"
+    "  --emit-slurm FILE\n"
+    "                   write an sbatch array script: one task per case still to run, each\n"
+    "                   running its case's job line, its log in DIR/slurm/slurm-JOB_TASK.log;\n"
+    "                   submit it with sbatch FILE. With it:\n"
+    "    --partition NAME   the partition (default: the cluster's default)\n"
+    "    --time-limit T     each task's time limit as sbatch --time: M, H:M:S, D-H, D-H:M:S\n"
+    "    --cpus-per-task N  CPUs of each task, also its case's OpenMP threads (default 1)\n"
+    "    --throttle N       at most N tasks running at once (--array=1-M%N; default no limit)\n"
     "\n"
     "exit codes: 0 every case done, 2 bad spec or arguments, 3 a case failed or the sweep was\n"
     "interrupted, 4 system error (e.g. gnuplot missing: tables are still written)\n";
 
 typedef struct sweep_args {
-  const char *spec, *out, *cases, *only, *emit;
+  const char *spec, *out, *cases, *only, *emit, *emit_slurm;
   const char *sets[256];
   int nsets, jobs, force, list;
+  vbc_slurm_options slurm;
+  int slurm_options; /* how many of --partition … --throttle were given */
 } sweep_args;
 
 static int usage_error(const char *fmt, const char *what) {
@@ -40,17 +53,76 @@ static int usage_error(const char *fmt, const char *what) {
   return 2;
 }
 
+/* A whole number from lo to hi, or -1. */
+static long number_in(const char *text, long lo, long hi) {
+  char *end;
+  long n = text ? strtol(text, &end, 10) : -1;
+  return text && end != text && *end == '\0' && n >= lo && n <= hi ? n : -1;
+}
+
+/* Slurm's time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, every field digits. */
+static int is_time_limit(const char *t) {
+  int colons = 0, dashes = 0;
+  size_t field = 0; /* digits of the current field */
+  for (const char *p = t; *p; ++p) {
+    if (isdigit((unsigned char)*p)) { ++field; continue; }
+    if (field == 0 || !(*p == ':' ? ++colons <= 2 : *p == '-' && ++dashes == 1 && colons == 0))
+      return 0;
+    field = 0;
+  }
+  return field > 0;
+}
+
+/* --partition: a name or a comma-separated list of names. */
+static int is_partition(const char *p) {
+  if (*p == '\0') return 0;
+  for (; *p; ++p)
+    if (!(isalnum((unsigned char)*p) || strchr("_-.,", *p))) return 0;
+  return 1;
+}
+
+/* --partition, --time-limit, --cpus-per-task, --throttle: 1 taken (*i advanced), 0 not one of
+ * them, -1 bad value (reported). */
+static int parse_slurm_option(const char *s, const char *next, int *i, sweep_args *a) {
+  vbc_slurm_options *o = &a->slurm;
+  if (strcmp(s, "--partition") == 0) {
+    if (next == NULL || !is_partition(next))
+      return usage_error("%s: expected a partition name (letters, digits, _ - . or a "
+                         "comma-separated list)", s), -1;
+    o->partition = next;
+  } else if (strcmp(s, "--time-limit") == 0) {
+    if (next == NULL || !is_time_limit(next))
+      return usage_error("%s: expected a Slurm time limit: minutes, M:S, H:M:S, D-H, D-H:M or "
+                         "D-H:M:S", s), -1;
+    o->time_limit = next;
+  } else if (strcmp(s, "--cpus-per-task") == 0) {
+    long n = number_in(next, 1, 4096);
+    if (n < 0) return usage_error("%s: expected a number of CPUs from 1 to 4096", s), -1;
+    o->cpus_per_task = (int)n;
+  } else if (strcmp(s, "--throttle") == 0) {
+    long n = number_in(next, 1, 1000000);
+    if (n < 0) return usage_error("%s: expected a number of tasks from 1 to 1000000", s), -1;
+    o->throttle = (int)n;
+  } else {
+    return 0;
+  }
+  ++*i, ++a->slurm_options;
+  return 1;
+}
+
 static int parse(int argc, char **argv, sweep_args *a) {
   memset(a, 0, sizeof *a);
   a->jobs = 1;
+  a->slurm.cpus_per_task = 1;
   for (int i = 2; i < argc; ++i) {
     const char *s = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    int slurm = parse_slurm_option(s, next, &i, a);
+    if (slurm < 0) return 2;
+    if (slurm > 0) continue;
     if (strcmp(s, "-j") == 0 || strcmp(s, "--jobs") == 0) {
-      char *end;
-      long n = next ? strtol(next, &end, 10) : 0;
-      if (next == NULL || *end != '\0' || n < 1 || n > 256)
-        return usage_error("%s: expected a number of jobs from 1 to 256", s);
+      long n = number_in(next, 1, 256);
+      if (n < 0) return usage_error("%s: expected a number of jobs from 1 to 256", s);
       a->jobs = (int)n, ++i;
     } else if (strcmp(s, "--set") == 0 && next) {
       if (a->nsets == 256) return usage_error("%s: too many overrides", s);
@@ -63,13 +135,16 @@ static int parse(int argc, char **argv, sweep_args *a) {
       a->only = argv[++i];
     } else if (strcmp(s, "--emit-jobs") == 0 && next) {
       a->emit = argv[++i];
+    } else if (strcmp(s, "--emit-slurm") == 0 && next) {
+      a->emit_slurm = argv[++i];
     } else if (strcmp(s, "--force") == 0) {
       a->force = 1;
     } else if (strcmp(s, "--list") == 0) {
       a->list = 1;
     } else if (s[0] == '-') {
       int takes_value = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--cases") ||
-                        !strcmp(s, "--case") || !strcmp(s, "--emit-jobs");
+                        !strcmp(s, "--case") || !strcmp(s, "--emit-jobs") ||
+                        !strcmp(s, "--emit-slurm");
       return usage_error(takes_value ? "%s needs a value" : "unknown option %s", s);
     } else if (a->spec == NULL) {
       a->spec = s;
@@ -78,8 +153,11 @@ static int parse(int argc, char **argv, sweep_args *a) {
     }
   }
   if (a->spec == NULL) return usage_error("%s", "a sweep spec (SPEC.json) is needed");
-  if (a->list + (a->only != NULL) + (a->emit != NULL) > 1)
-    return usage_error("%s", "--list, --case and --emit-jobs exclude each other");
+  if (a->list + (a->only != NULL) + (a->emit != NULL) + (a->emit_slurm != NULL) > 1)
+    return usage_error("%s", "--list, --case, --emit-jobs and --emit-slurm exclude each other");
+  if (a->slurm_options > 0 && a->emit_slurm == NULL)
+    return usage_error("%s", "--partition, --time-limit, --cpus-per-task and --throttle go with "
+                             "--emit-slurm FILE");
   return 0;
 }
 
@@ -140,17 +218,39 @@ static int run_one(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_erro
   return c->state == VBC_CASE_DONE ? VBC_OK : VBC_EXIT_FAILED;
 }
 
-static int emit(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *err) {
-  /* every job reads the frozen state: make it here, once, before the jobs are spread */
+/* Every job reads the frozen state: make it here, once, before the jobs are spread. */
+static int make_frozen_state(vbc_sweep *sw, const char *vbc, vbc_error *err) {
   if (sw->ncases > 0 && sw->cases[0].is_state && sw->cases[0].state != VBC_CASE_DONE &&
       vbc_sweep_execute(sw, vbc, 1, 0, sw->cases[0].id, err) != VBC_OK)
     return err->code;
+  return VBC_OK;
+}
+
+static int emit_slurm(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *err) {
+  size_t n;
+  if (make_frozen_state(sw, vbc, err) != VBC_OK ||
+      vbc_sweep_emit_slurm(sw, vbc, a->emit_slurm, a->force, &a->slurm, &n, err) != VBC_OK)
+    return err->code;
+  if (n == 0)
+    printf("every case is done: nothing to submit, %s not written (--force reruns them all)\n",
+           a->emit_slurm);
+  else
+    printf("wrote a Slurm array of %zu tasks to %s (logs in %s/slurm). Submit it with sbatch %s; "
+           "when it is done, run the sweep again (without --emit-slurm) for the table and "
+           "plots.\n",
+           n, a->emit_slurm, sw->out, a->emit_slurm);
+  return VBC_OK;
+}
+
+static int emit(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_error *err) {
+  if (make_frozen_state(sw, vbc, err) != VBC_OK) return err->code;
   size_t n;
   if (vbc_sweep_emit_jobs(sw, vbc, a->emit, a->force, &n, err) != VBC_OK) return err->code;
-  printf("wrote %zu commands to %s. Run them with GNU parallel (parallel -j N < %s) or as a "
-         "Slurm array (sbatch --array=1-%zu, each task: sed -n \"${SLURM_ARRAY_TASK_ID}p\" %s | sh), "
-         "copy the case directories into %s, then run the sweep again for the table and plots.\n",
-         n, a->emit, a->emit, n, a->emit, sw->cases_dir);
+  printf("wrote %zu commands to %s. Run them with GNU parallel (OMP_NUM_THREADS=1 parallel -j N "
+         "< %s: one thread per case) or as a Slurm array (vbc sweep --emit-slurm writes its "
+         "script), copy the case directories into %s, then run the sweep again for the table "
+         "and plots.\n",
+         n, a->emit, a->emit, sw->cases_dir);
   return VBC_OK;
 }
 
@@ -204,6 +304,7 @@ int vbc_sweep_main(int argc, char **argv, const struct vbc_registry *registry) {
     if (a.list) list_cases(&sw);
     else if (a.only) rc = run_one(&sw, vbc, &a, &err);
     else if (a.emit) rc = emit(&sw, vbc, &a, &err);
+    else if (a.emit_slurm) rc = emit_slurm(&sw, vbc, &a, &err);
     else rc = run_all(&sw, vbc, &a, &err), err.code = 0; /* run_all reports its own errors */
   }
   if (rc != VBC_OK && err.code != 0) report(&err);
