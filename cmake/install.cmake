@@ -12,7 +12,7 @@ set(VBC_PUBLIC_HEADERS
   core/vec.h core/error.h core/params.h core/particles.h core/kernel.h core/grid.h core/body.h
   core/constraint.h core/coupler.h core/operator.h core/clock.h
   solvers/schemes/solve_params.h
-  app/benchmark.h app/registry.h app/scene.h app/progress.h app/run.h
+  app/benchmark.h app/registry.h app/scene.h app/progress.h app/run.h app/sim_api.h
   cli/modules.h)
 foreach(h ${VBC_PUBLIC_HEADERS})
   get_filename_component(dir ${h} DIRECTORY)
