@@ -3,9 +3,10 @@
 set -eu
 # python3-vtk9: VTK's own reader for the frame test (tests/vtk_frames.py, run by /usr/bin/python3)
 # zlib1g-dev: compressed frames (output.compress_frames); ffmpeg: `vbc animate` makes MP4 with
-# it (without it, an animated GIF)
+# it (without it, an animated GIF); python3-numpy: the Python package's arrays (python/vbc,
+# docs/python.md)
 PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox
-  python3 python3-vtk9 zlib1g-dev ffmpeg"
+  python3 python3-vtk9 python3-numpy zlib1g-dev ffmpeg"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
