@@ -286,8 +286,9 @@ class Simulation(_StateReader):
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise BadInput(f"Simulation.step: n: expected an int >= 0, got {n!r}")
         rc = lib.vbc_simulation_step(ptr, n, self._err)
-        if rc:
-            check(rc, self._err)
+        if rc:  # vbc_error keeps its first message: the next call gets a fresh one
+            err, self._err = self._err, CError()
+            check(rc, err)
         return self
 
     def run(self, until=None, progress=False):
@@ -311,15 +312,15 @@ class Simulation(_StateReader):
 
     def write_frame(self, directory):
         """Write the state as DIR/frames/frame_NNNNNN.vtu (+ frames.pvd), numbered per DIR."""
-        ptr = self._live()
+        ptr, err = self._live(), CError()
         check(lib.vbc_simulation_write_frame(ptr, _path("write_frame", directory).encode(),
-                                             self._err), self._err)
+                                             ctypes.byref(err)), err)
 
     def write_summary(self, directory):
         """Write DIR/summary.json for the steps so far (metrics empty)."""
-        ptr = self._live()
+        ptr, err = self._live(), CError()
         check(lib.vbc_simulation_write_summary(ptr, _path("write_summary", directory).encode(),
-                                               self._err), self._err)
+                                               ctypes.byref(err)), err)
 
 
 class State(_StateReader):
