@@ -62,8 +62,9 @@ static void expect_script(const char *script, int checks) {
 }
 
 /* Simulation.step gives vbc run's bits (frames byte for byte, iterations, kinetic energy); the
- * views' shapes and flags; method presets as a dict, a file, a missing name; run(until). */
-Test(python, stepping_matches_vbc_run, .timeout = 300) { expect_script("step_bits", 33); }
+ * views' shapes and flags; method presets as a dict, a file, a missing name; vbc.modules();
+ * run(until). */
+Test(python, stepping_matches_vbc_run, .timeout = 300) { expect_script("step_bits", 36); }
 
 /* Metrics in Python become series.csv columns, the others byte-identical; results.load and
  * results.table as structured arrays. */

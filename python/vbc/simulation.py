@@ -34,10 +34,15 @@ def _builtin_registry():
 def modules():
     """The registry as data: {"blocks", "solvers", "couplers", "benchmarks"}, each a list of
     modules with name, summary and params (key, kind, default, range, doc); couplers also with
-    their groups and stages (what `vbc list` prints)."""
+    their groups and stages (what `vbc list` prints); "presets": the method presets a name finds
+    (experiments/methods/NAME.json below the current directory, vbc_method_preset)."""
     err = CError()
-    return json.loads(_lib.take_text(lib.vbc_registry_json(_builtin_registry(), ctypes.byref(err)),
-                                     err))
+    out = json.loads(_lib.take_text(lib.vbc_registry_json(_builtin_registry(), ctypes.byref(err)),
+                                    err))
+    presets = os.path.join("experiments", "methods")
+    out["presets"] = sorted(f[:-5] for f in os.listdir(presets)
+                            if f.endswith(".json")) if os.path.isdir(presets) else []
+    return out
 
 
 def _path(what, value):
@@ -86,10 +91,10 @@ class Scene:
         self._ptr, self.path, self.sets = ptr, path, sets
         return self
 
-    def __del__(self):
+    def __del__(self, _delete=lib.vbc_scene_delete):  # bound now: module globals go at exit
         ptr = getattr(self, "_ptr", None)
         if ptr:
-            lib.vbc_scene_delete(ptr)
+            _delete(ptr)
             self._ptr = None
 
     @property
@@ -108,9 +113,9 @@ class _Handle:
     def __init__(self, ptr, scene):
         self.ptr, self.scene = ptr, scene  # the scene outlives the simulation
 
-    def __del__(self):
+    def __del__(self, _close=lib.vbc_simulation_close):  # bound now: module globals go at exit
         if self.ptr:
-            lib.vbc_simulation_close(self.ptr)
+            _close(self.ptr)
             self.ptr = None
 
 

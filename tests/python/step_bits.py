@@ -68,6 +68,15 @@ expect(s3.step_index == 20 and s3.report["stages"][0]["solver"] == "jacobi", s3.
 raises(vbc.BadInput, lambda: vbc.Simulation(vbc.Scene.load(HYDROSTATIC), method="no_such_preset"),
        "experiments/methods/no_such_preset.json", code=2)
 
+# the registry as data, as `vbc list` prints it
+modules = vbc.modules()
+pgs = [m for m in modules["solvers"] if m["name"] == "pgs"][0]
+omega = [p for p in pgs["params"] if p["key"] == "omega"][0]
+expect(omega["default"] == 1 and omega["max"] == 2 and omega["kind"] == "number", omega)
+strong = [c for c in modules["couplers"] if c["name"] == "strong"][0]
+expect(strong["stages"][0]["primary"] and "fluid" in strong["stages"][0]["blocks"], strong)
+expect({"blocks", "solvers", "couplers", "benchmarks", "presets"} <= set(modules), modules.keys())
+
 # run(until) stops at the first step at or after it
 s4 = vbc.Simulation(vbc.Scene.load(HYDROSTATIC, set=SMALL))
 s4.run(until=0.0035)
