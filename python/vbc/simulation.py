@@ -388,6 +388,8 @@ def run(scene, out, metrics=None, every=1, progress=False):
     err = CError()
     rc = lib.vbc_run_observed(scene._ptr, out.encode("utf-8"), 2 if progress else 0,
                               ctypes.byref(obs) if names else None, ctypes.byref(err))
+    if rc and raised and not isinstance(raised[0], Exception):
+        raise raised[0]  # KeyboardInterrupt, SystemExit: the run stopped for them
     if rc and raised:
         raise _lib.error_for(rc, err.message.decode("utf-8", "replace")) from raised[0]
     check(rc, err)
