@@ -342,13 +342,10 @@ static int cmd_list(int argc, char **argv, const vbc_registry *reg) {
     rc = vbc_registry_print_markdown(reg, stdout, &err);
     if (rc == VBC_OK) vbc_method_presets_print_markdown(presets, stdout);
   } else {
-    cJSON *d = vbc_registry_json(reg, &err);
-    char *text = NULL;
-    if (d && cJSON_AddItemReferenceToObject(d, "presets", presets)) text = cJSON_Print(d);
-    cJSON_Delete(d);
+    char *text = vbc_modules_json(reg, &err);
     if (text) puts(text);
-    else rc = err.code ? err.code : vbc_error_set(&err, VBC_EXIT_SYSTEM, "out of memory");
-    cJSON_free(text);
+    else rc = err.code;
+    free(text);
   }
   cJSON_Delete(presets);
   return rc == VBC_OK ? 0 : report(&err);
