@@ -15,7 +15,9 @@
  *   sweep      one row free (the others held by lo = hi = lambda): forward and backward sweeps
  *              both do exactly vbc_pgs_row on that row with J_k v = b_k - r_k, and change the
  *              state exactly as an apply of that change; a full sweep keeps its impulses in
- *              bounds and leaves the state an apply of its impulse changes would;
+ *              bounds and leaves the state an apply of its impulse changes would; with two
+ *              coupled rows free, a forward sweep updates them in one order and a backward
+ *              sweep in the other (Gauss-Seidel in an order and its reverse);
  *   threads    on scenes with more than VBC_PARALLEL_MIN fluid rows, prepare, residual, apply and
  *              forward and backward sweeps give the same bits on 1 and 2 OpenMP threads.
  * A block that cannot be made from a scene (vbc_block_init refuses with exit 2) is skipped with
@@ -23,8 +25,10 @@
  * LCP of its own (M = J W J^T, unilateral and bilateral rows).
  * Tolerances: 1e-12 relative to the size of the terms a result sums (|b| + |r|, sum |A_ij x_j|,
  * |v| + sum |W J^T d| terms), the room that summing the same products in another order leaves
- * (the blocks sum per row in neighbour order, the test per degree of freedom). Comparisons of a
- * quantity nothing recomputes are exact. */
+ * (the blocks sum per row in neighbour order, the test per degree of freedom); 1e-10 for the
+ * sweep-order check, whose expected second update goes through the assembled A_lk times the
+ * first change instead of the velocities. Comparisons of a quantity nothing recomputes (held
+ * rows' impulses, the bits on 1 and 2 threads) are exact. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
@@ -485,6 +489,99 @@ static void check_sweep(subject *s) {
   free(r0), free(lambda);
 }
 
+/* Rows k and l free, the others held: the two generic updates in the order (first, second),
+ * from the residual r of the start and the coupling A[second][first]. */
+static void two_row_updates(const subject *s, size_t first, size_t second, const double *r,
+                            double a_sf, double omega, double *impulse) {
+  vbc_rows view = s->blk->rows;
+  view.impulse = impulse;
+  const vbc_rows *rows = &s->blk->rows;
+  const double d = vbc_pgs_row(&view, first, rows->target[first] - r[first], omega);
+  vbc_pgs_row(&view, second, rows->target[second] - (r[second] - a_sf * d), omega);
+}
+
+/* A forward sweep is Gauss-Seidel in some order of the rows and a backward sweep in the reverse
+ * of it (constraint.h): for two coupled rows alone free, one sweep must give the updates in one
+ * order and the other sweep those in the other. Returns 1 if the pair told the orders apart. */
+static int sweep_pair(subject *s, const vbc_sparse *A, size_t k, size_t l, const double *lambda) {
+  vbc_rows *rows = &s->blk->rows;
+  const size_t n = rows->n;
+  const double omega = 1.0;
+  start_from(s, lambda);
+  double *r = vec_alloc(n), *kl = vec_alloc(n), *lk = vec_alloc(n), got[2][2];
+  residual(s, r);
+  memcpy(kl, rows->impulse, n * sizeof *kl);
+  memcpy(lk, rows->impulse, n * sizeof *lk);
+  two_row_updates(s, k, l, r, csr_entry(A, l, k), omega, kl);
+  two_row_updates(s, l, k, r, csr_entry(A, k, l), omega, lk);
+  double scale = 0.0;
+  for (size_t i = 0; i < 2; ++i) {
+    const size_t j = i ? l : k;
+    scale = fmax(scale, fabs(lambda[j]) + 2.0 * (fabs(rows->target[j]) + fabs(r[j]) +
+                                                 fabs(kl[j] - lambda[j])) / rows->diag[j]);
+  }
+  const double apart = fmax(fabs(kl[k] - lk[k]), fabs(kl[l] - lk[l]));
+  for (int order = 0; order < 2; ++order) {
+    start_from(s, lambda);
+    for (size_t j = 0; j < n; ++j)
+      if (j != k && j != l) rows->lo[j] = rows->hi[j] = lambda[j];
+    s->blk->type->sweep(s->blk->state, s->sys, rows, omega, (vbc_sweep_order)order);
+    got[order][0] = rows->impulse[k], got[order][1] = rows->impulse[l];
+  }
+  free(r);
+  if (apart <= 1e-6 * scale) { /* both orders give the same: nothing to tell */
+    free(kl), free(lk);
+    return 0;
+  }
+  const double tol = 1e-10 * scale;
+  const int fwd_kl = fabs(got[0][0] - kl[k]) <= tol && fabs(got[0][1] - kl[l]) <= tol;
+  const int fwd_lk = fabs(got[0][0] - lk[k]) <= tol && fabs(got[0][1] - lk[l]) <= tol;
+  const int bwd_kl = fabs(got[1][0] - kl[k]) <= tol && fabs(got[1][1] - kl[l]) <= tol;
+  const int bwd_lk = fabs(got[1][0] - lk[k]) <= tol && fabs(got[1][1] - lk[l]) <= tol;
+  cr_assert((fwd_kl && bwd_lk) || (fwd_lk && bwd_kl), "%s rows %zu and %zu: forward sweep "
+            "(%.17g, %.17g), backward (%.17g, %.17g); Gauss-Seidel %zu then %zu gives (%.17g, "
+            "%.17g), %zu then %zu (%.17g, %.17g)", NAME, k, l, got[0][0], got[0][1], got[1][0],
+            got[1][1], k, l, kl[k], kl[l], l, k, lk[k], lk[l]);
+  free(kl), free(lk);
+  return 1;
+}
+
+static void check_sweep_order(subject *s) {
+  reset(s);
+  vbc_block *blocks[1] = {s->blk};
+  vbc_problem pb = {s->sys, blocks, 1};
+  if (vbc_problem_unassemblable(&pb)) {
+    cr_log_info("%s: no operator to find coupled rows with: sweep order not checked", NAME);
+    return;
+  }
+  vbc_error err = {0};
+  vbc_sparse A = {0};
+  cr_assert_eq(vbc_problem_assemble(&pb, &A, &err), 0, "%s: %s", NAME, err.message);
+  const vbc_rows *rows = &s->blk->rows;
+  const size_t n = rows->n;
+  double *r0 = vec_alloc(n), *lambda = vec_alloc(n);
+  residual(s, r0);
+  random_impulses(s, r0, lambda);
+  size_t told = 0, pairs = 0;
+  for (size_t t = 0; t < 16 && t < n; ++t) {
+    const size_t k = t * n / (n < 16 ? n : 16);
+    size_t l = k;
+    double best = 0.0; /* the row most strongly coupled to k */
+    for (size_t e = A.start[k]; e < A.start[k + 1]; ++e) {
+      const size_t j = A.col[e];
+      const double c = fabs(A.val[e]) / sqrt(rows->diag[k] * rows->diag[j]);
+      if (j != k && rows->diag[j] > 0.0 && c > best) best = c, l = j;
+    }
+    if (l == k || !(rows->diag[k] > 0.0)) continue;
+    ++pairs;
+    told += sweep_pair(s, &A, k, l, lambda);
+  }
+  cr_log_info("%s: sweep order told apart on %zu of %zu coupled pairs", NAME, told, pairs);
+  if (pairs > 0) cr_assert_gt(told, 0, "%s: no coupled pair told the sweep orders apart", NAME);
+  free(r0), free(lambda);
+  vbc_sparse_free(&A);
+}
+
 /* ---- threads ---- */
 
 typedef struct run_bits {
@@ -573,6 +670,12 @@ Test(contract_blocks, operator_2d) { every_block(block_scene_2d, check_operator)
 Test(contract_blocks, operator_3d) { every_block(block_scene_3d, check_operator); }
 Test(contract_blocks, sweep_is_the_generic_row_update_2d) { every_block(block_scene_2d, check_sweep); }
 Test(contract_blocks, sweep_is_the_generic_row_update_3d) { every_block(block_scene_3d, check_sweep); }
+Test(contract_blocks, backward_sweep_reverses_the_forward_order_2d) {
+  every_block(block_scene_2d, check_sweep_order);
+}
+Test(contract_blocks, backward_sweep_reverses_the_forward_order_3d) {
+  every_block(block_scene_3d, check_sweep_order);
+}
 Test(contract_blocks, same_bits_on_1_and_2_threads_2d) {
   every_block(block_scene_2d_large, check_threads);
 }
@@ -609,6 +712,7 @@ static void lcp_matrix_checks(int bilateral) {
   check_apply(&s);
   check_operator(&s);
   check_sweep(&s);
+  check_sweep_order(&s);
   check_threads(&s);
   cr_assert_eq(!!(traits(&s) & VBC_ROWS_BILATERAL), bilateral);
   free(s.v0);

@@ -1,6 +1,8 @@
 /* test_contract_solvers.c — every solver the built-in registry holds (a loop over the registry:
  * a solver registered tomorrow is run here without a line written for it) on small LCPs with a
- * known exact solution, through the solve loop (vbc_solve on an lcp_matrix block).
+ * known exact solution, through the solve loop (vbc_solve), each problem posed twice: as an
+ * lcp_matrix block of M, and as explicit Jacobian rows J over point masses W
+ * (tests/jacobian_rows.h), which solvers that assemble J W J^T themselves (lemke) need.
  *
  * The problems: M = J W J^T with J random, n x 2n (n = 5, 12, 24, 40), W diagonal in [0.5, 1]:
  * symmetric positive definite and well conditioned (a Wishart matrix of ratio 1/2: condition
@@ -27,6 +29,7 @@
 #include "registry/registry.h"
 #include "solvers/blocks/lcp_matrix.h"
 #include "solvers/schemes/lemke/lemke.h"
+#include "tests/jacobian_rows.h"
 #include "tests/support.h"
 
 #define Z_TOLERANCE 1e-11
@@ -38,33 +41,32 @@ static double uniform(unsigned *state) { /* in [-1, 1) */
 }
 
 typedef struct lcp {
-  size_t n;
+  size_t n, m;
   int bilateral;
+  double *J, *w; /* n x m; m / 2 inverse masses, each for two columns */
   double *M, *q, *z; /* z: the exact solution */
 } lcp;
 
 /* M = J W J^T, exactly symmetric; q random. */
 static lcp make_lcp(size_t n, int bilateral, unsigned seed) {
   const size_t m = 2 * n;
-  lcp p = {n, bilateral, calloc(n * n, sizeof(double)), calloc(n, sizeof(double)),
-           calloc(n, sizeof(double))};
-  double *J = calloc(n * m, sizeof *J), *W = calloc(m, sizeof *W);
-  cr_assert(p.M && p.q && p.z && J && W);
-  for (size_t i = 0; i < n * m; ++i) J[i] = uniform(&seed);
-  for (size_t c = 0; c < m; ++c) W[c] = 0.75 + 0.25 * uniform(&seed);
+  lcp p = {n, m, bilateral, calloc(n * m, sizeof(double)), calloc(m / 2, sizeof(double)),
+           calloc(n * n, sizeof(double)), calloc(n, sizeof(double)), calloc(n, sizeof(double))};
+  cr_assert(p.J && p.w && p.M && p.q && p.z);
+  for (size_t i = 0; i < n * m; ++i) p.J[i] = uniform(&seed);
+  for (size_t c = 0; c < m / 2; ++c) p.w[c] = 0.75 + 0.25 * uniform(&seed);
   for (size_t i = 0; i < n; ++i) {
     p.q[i] = uniform(&seed);
     for (size_t j = 0; j <= i; ++j) {
       double a = 0.0;
-      for (size_t c = 0; c < m; ++c) a += J[i * m + c] * W[c] * J[j * m + c];
+      for (size_t c = 0; c < m; ++c) a += p.J[i * m + c] * p.w[c / 2] * p.J[j * m + c];
       p.M[i * n + j] = p.M[j * n + i] = a;
     }
   }
-  free(J), free(W);
   return p;
 }
 
-static void free_lcp(lcp *p) { free(p->M), free(p->q), free(p->z); }
+static void free_lcp(lcp *p) { free(p->J), free(p->w), free(p->M), free(p->q), free(p->z); }
 
 /* Lemke's exact solution: of (M, q), or for bilateral rows of the split LCP. */
 static void exact_solution(lcp *p) {
@@ -121,10 +123,15 @@ static cJSON *solver_params(const vbc_solver_type *t, const lcp *p) {
   return params;
 }
 
-/* Solver-problem pairs whose check accepts but whose solve cannot run, with the reason: found by
+/* The two blocks a problem is posed as: lcp_matrix of M, and explicit Jacobian rows J over
+ * point masses W (tests/jacobian_rows.h), for the solvers that assemble J W J^T themselves. */
+typedef enum form { FORM_MATRIX, FORM_JACOBIAN, FORMS } form;
+static const char *const form_name[FORMS] = {"lcp_matrix", "jacobian rows"};
+
+/* Solver-form pairs whose check accepts but whose solve cannot run, with the reason: found by
  * this test, reported, and skipped rather than asserted. */
-static const char *known_failure(const vbc_solver_type *t) {
-  if (strcmp(t->name, "lemke") == 0)
+static const char *known_failure(const vbc_solver_type *t, form f) {
+  if (strcmp(t->name, "lemke") == 0 && f == FORM_MATRIX)
     return "lemke has no check, yet vbc_lemke_assemble needs Jacobian rows, which lcp_matrix "
            "blocks do not give: vbc_solve fails at its first iteration";
   return NULL;
@@ -135,62 +142,75 @@ typedef struct outcome {
   double z_error, lcp_error;
 } outcome;
 
-/* One solver on one problem; fails the test where the contract does not hold. */
-static outcome run(const vbc_solver_type *t, const lcp *p) {
+/* |z - z*|_inf / max(1, |z*|_inf) and the error of z: vbc_lcp_error of w = M z + q, or for
+ * bilateral rows |M z + q|_inf. */
+static outcome measure(const lcp *p, const double *z) {
+  outcome out = {1, 0.0, 0.0};
+  double *w = calloc(p->n, sizeof *w), zmax = 1.0;
+  cr_assert_not_null(w);
+  for (size_t i = 0; i < p->n; ++i) {
+    w[i] = p->q[i];
+    for (size_t j = 0; j < p->n; ++j) w[i] += p->M[i * p->n + j] * z[j];
+    zmax = fmax(zmax, fabs(p->z[i]));
+    out.z_error = fmax(out.z_error, fabs(z[i] - p->z[i]));
+    if (p->bilateral) out.lcp_error = fmax(out.lcp_error, fabs(w[i]));
+  }
+  out.z_error /= zmax;
+  if (!p->bilateral) out.lcp_error = vbc_lcp_error(p->n, p->q, z, w);
+  free(w);
+  return out;
+}
+
+/* One solver on one problem in one form; fails the test where the contract does not hold. */
+static outcome run(const vbc_solver_type *t, const lcp *p, form f) {
   outcome out = {0};
   vbc_error err = {0};
-  vbc_block blk;
-  cr_assert_eq(vbc_lcp_matrix_block_init(&blk, p->n, p->M, p->q, &err), 0, "%s", err.message);
-  if (p->bilateral) vbc_lcp_matrix_bilateral(&blk);
+  vbc_block mat;
+  jacobian_lcp rows;
+  vbc_particles none = {0};
+  vbc_system empty = {.dim = 2, .particles = &none};
+  vbc_system *sys = &empty;
+  vbc_block *blk = &mat;
+  if (f == FORM_MATRIX) {
+    cr_assert_eq(vbc_lcp_matrix_block_init(&mat, p->n, p->M, p->q, &err), 0, "%s", err.message);
+    if (p->bilateral) vbc_lcp_matrix_bilateral(&mat);
+  } else {
+    jacobian_lcp_init(&rows, p->n, p->m, p->J, p->w, p->q, p->bilateral);
+    sys = &rows.sys, blk = &rows.block;
+  }
   cJSON *params = solver_params(t, p);
   vbc_solver s;
   cr_assert_eq(vbc_solver_init(&s, t, params, &err), 0, "%s: %s", t->name, err.message);
-  vbc_particles none = {0};
-  vbc_system sys = {.dim = 2, .particles = &none};
-  vbc_block *blocks[1] = {&blk};
-  vbc_problem pb = {&sys, blocks, 1};
-  const char *kind = p->bilateral ? "bilateral" : "unilateral";
+  vbc_block *blocks[1] = {blk};
+  vbc_problem pb = {sys, blocks, 1};
+  char what[96];
+  snprintf(what, sizeof what, "%s on %s %s rows (n = %zu)", t->name, form_name[f],
+           p->bilateral ? "bilateral" : "unilateral", p->n);
   if (t->check && t->check(s.state, &pb, &err) != VBC_OK) {
-    cr_assert_eq(err.code, VBC_EXIT_INPUT, "%s: check: %s", t->name, err.message);
-    cr_log_info("%s refuses the %s rows (n = %zu): %s", t->name, kind, p->n, err.message);
+    cr_assert_eq(err.code, VBC_EXIT_INPUT, "%s: check: %s", what, err.message);
+    cr_log_info("%s: refused by its check: %s", what, err.message);
   } else {
-    cr_assert_eq(blk.type->prepare(blk.state, &sys, &blk.rows, &err), 0);
+    cr_assert_eq(blk->type->prepare(blk->state, sys, &blk->rows, &err), 0);
     vbc_solve_result res;
     const int rc = vbc_solve(&s, &pb, &res, NULL, &err);
-    const char *why = known_failure(t);
+    const char *why = known_failure(t, f);
     if (why && rc != VBC_OK) {
-      cr_log_info("%s on %s rows (n = %zu) not asserted: %s (%s)", t->name, kind, p->n, why,
-                  err.message);
+      cr_log_info("%s: not asserted: %s (%s)", what, why, err.message);
     } else {
-      cr_assert_eq(rc, VBC_OK, "%s on %s rows (n = %zu): %s", t->name, kind, p->n, err.message);
+      cr_assert_eq(rc, VBC_OK, "%s: %s", what, err.message);
       cr_assert(res.reason == VBC_STOP_TOLERANCE || res.reason == VBC_STOP_ROUND_OFF,
-                "%s on %s rows (n = %zu) stopped on %s after %d iterations", t->name, kind, p->n,
-                vbc_stop_reason_name(res.reason), res.iterations);
-      double *w = calloc(p->n, sizeof *w), zmax = 1.0;
-      cr_assert_not_null(w);
-      vbc_lcp_matrix_w(&blk, w);
-      for (size_t k = 0; k < p->n; ++k) {
-        zmax = fmax(zmax, fabs(p->z[k]));
-        out.z_error = fmax(out.z_error, fabs(blk.rows.impulse[k] - p->z[k]));
-      }
-      out.z_error /= zmax;
-      /* bilateral rows: w = 0 is the condition; unilateral: the LCP's */
-      if (p->bilateral)
-        for (size_t k = 0; k < p->n; ++k) out.lcp_error = fmax(out.lcp_error, fabs(w[k]));
-      else
-        out.lcp_error = vbc_lcp_error(p->n, p->q, blk.rows.impulse, w);
-      free(w);
-      out.ran = 1;
-      cr_log_info("%s, %s, n = %zu: %d iterations, |z - z*| %.2g, error %.2g", t->name, kind,
-                  p->n, res.iterations, out.z_error, out.lcp_error);
-      cr_assert_leq(out.z_error, Z_TOLERANCE, "%s on %s rows (n = %zu): |z - z*|_inf = %.3g",
-                    t->name, kind, p->n, out.z_error);
-      cr_assert_leq(out.lcp_error, LCP_TOLERANCE, "%s on %s rows (n = %zu): error %.3g",
-                    t->name, kind, p->n, out.lcp_error);
+                "%s stopped on %s after %d iterations", what, vbc_stop_reason_name(res.reason),
+                res.iterations);
+      out = measure(p, blk->rows.impulse);
+      cr_log_info("%s: %d iterations, |z - z*| %.2g, error %.2g", what, res.iterations,
+                  out.z_error, out.lcp_error);
+      cr_assert_leq(out.z_error, Z_TOLERANCE, "%s: |z - z*|_inf = %.3g", what, out.z_error);
+      cr_assert_leq(out.lcp_error, LCP_TOLERANCE, "%s: error %.3g", what, out.lcp_error);
     }
   }
   vbc_solver_free(&s);
-  vbc_block_free(&blk);
+  if (f == FORM_MATRIX) vbc_block_free(&mat);
+  else jacobian_lcp_free(&rows);
   cJSON_Delete(params);
   return out;
 }
@@ -208,7 +228,8 @@ static void every_solver(int bilateral) {
     if (!bilateral) /* some rows pushing, some separating */
       cr_assert(active > 0 && active < p.n, "n = %zu: %zu active rows: not a mixed problem", p.n,
                 active);
-    for (size_t s = 0; s < reg->nsolvers; ++s) ran_total += run(reg->solver[s], &p).ran;
+    for (size_t s = 0; s < reg->nsolvers; ++s)
+      for (int f = 0; f < FORMS; ++f) ran_total += run(reg->solver[s], &p, (form)f).ran;
     free_lcp(&p);
   }
   cr_assert_gt(ran_total, 0);
