@@ -64,7 +64,8 @@ static int in_box(block_scene_size s, int i, int j, int k) {
 }
 
 static vbc_vec cell_centre(int i, int j, int k, int dim) {
-  return vbc_vec_make((i + 0.5) * SCENE_L, (j + 0.5) * SCENE_L, dim == 3 ? (k + 0.5) * SCENE_L : 0.0);
+  return vbc_vec_make((i + 0.5) * SCENE_L, (j + 0.5) * SCENE_L,
+                      dim == 3 ? (k + 0.5) * SCENE_L : 0.0);
 }
 
 /* Fluid on the lattice but for the box's cells, jittered, with perturbed velocities. */
@@ -75,7 +76,8 @@ static void add_fluid(block_fixture *f, block_scene_size s, unsigned *seed) {
     for (int j = 0; j < s.ny; ++j)
       for (int i = 0; i < s.nx; ++i) {
         if (in_box(s, i, j, k)) continue;
-        vbc_vec x = vbc_vec_add(cell_centre(i, j, k, s.dim), random_vec(seed, s.dim, 0.1 * SCENE_L));
+        const vbc_vec x =
+            vbc_vec_add(cell_centre(i, j, k, s.dim), random_vec(seed, s.dim, 0.1 * SCENE_L));
         cr_assert_geq(vbc_particles_add(&f->p, x, random_vec(seed, s.dim, 0.3), VBC_FLUID, -1,
                                         &err), 0);
       }

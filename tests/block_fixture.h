@@ -3,16 +3,17 @@
  * block tests of mps, sph_density and staggered).
  *
  * Two ways in. A test that builds its own particles (a tank of its own size, a squeezed lattice)
- * fills f->p itself and calls block_fixture_system, block_fixture_neighbours and block_fixture_block
- * in that order, as the block tests always did. block_fixture_scene builds the shared scene
- * instead: a fluid lattice with a free surface in a tank of three wall layers and one pinned rigid
- * box, half submerged against the left wall and turned a little, every particle's position
- * jittered and its velocity perturbed (fluid) or rigid (the box), so that the rows of every
- * block are non-trivial: fluid-fluid, fluid-wall, fluid-body, body-wall (speculative) and pin
- * rows, a free surface, bodies that move, and a non-diagonal world inverse inertia in 3D. The
- * system is set up as sim/sim.c sets it up (fluid mass rho l^d, r_e = 2.1 l, the cubic spline
- * with H = 2 l, the fluid list, the bodies' fluid impulses), and block_fixture_scene_block builds
- * the neighbour lists at the radius the simulation would use, max(r_e, the block's support). */
+ * fills f->p itself and calls block_fixture_system, block_fixture_neighbours and
+ * block_fixture_block in that order, as the block tests always did. block_fixture_scene builds
+ * the shared scene instead: a fluid lattice with a free surface in a tank of three wall layers
+ * and one pinned rigid box, half submerged against the left wall and turned a little, every
+ * fluid particle's position jittered and its velocity perturbed, the box moving and turning, so
+ * that the rows of every block are non-trivial: fluid-fluid, fluid-wall, fluid-body, body-wall
+ * (speculative) and pin rows, a free surface, a body that moves, and a non-diagonal world
+ * inverse inertia in 3D. The system is set up as sim/sim.c sets it up (fluid mass rho l^d,
+ * r_e = 2.1 l, the cubic spline with H = 2 l, the fluid list, the bodies' fluid impulses), and
+ * block_fixture_scene_block builds the neighbour lists at the radius the simulation would use,
+ * max(r_e, the block's support). */
 #ifndef VBC_TEST_BLOCK_FIXTURE_H
 #define VBC_TEST_BLOCK_FIXTURE_H
 

@@ -26,8 +26,8 @@ static double row_velocity(const rows_state *s, const vbc_system *sys, size_t k)
 static void push_row(const rows_state *s, vbc_system *sys, size_t k, double d) {
   for (size_t c = 0; c < s->m; ++c) {
     vbc_vec *v = &sys->particles->vel[c / 2];
-    vbc_vec_set(v, (int)(c % 2),
-                vbc_vec_get(*v, (int)(c % 2)) + vbc_system_inv_mass(sys, c / 2) * s->J[k * s->m + c] * d);
+    const double dv = vbc_system_inv_mass(sys, c / 2) * s->J[k * s->m + c] * d;
+    vbc_vec_set(v, (int)(c % 2), vbc_vec_get(*v, (int)(c % 2)) + dv);
   }
 }
 

@@ -116,7 +116,8 @@ static cJSON *solver_params(const vbc_solver_type *t, const lcp *p) {
   cJSON_AddNumberToObject(params, "max_iterations", 100000);
   if (t->relaxation_key) {
     const vbc_param_spec *spec = vbc_param_find(t->params, t->relaxation_key);
-    cr_assert_not_null(spec, "%s: relaxation key %s is not a parameter", t->name, t->relaxation_key);
+    cr_assert_not_null(spec, "%s: relaxation key %s is not a parameter", t->name,
+                       t->relaxation_key);
     const double omega = fmin(spec->def, 0.9 * 2.0 / jacobi_lambda_max(p));
     cJSON_AddNumberToObject(params, t->relaxation_key, omega);
   }
