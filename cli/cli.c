@@ -23,7 +23,7 @@ static const char usage[] =
     "               [--profile] [--max-particles N]\n"
     "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
     "       vbc validate SCENE.json [--method NAME] [--set KEY=VALUE]... [--max-particles N]\n"
-    "       vbc list [--format text|markdown|json]\n"
+    "       vbc list [--format text|markdown|json|compatibility]\n"
     "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
     "       vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n"
     "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
@@ -37,7 +37,8 @@ static const char usage[] =
     "             (default results/<scene name>)\n"
     "  validate   check the scene (with its --set overrides) and set it up without running it\n"
     "  list       print the registered blocks, solvers, couplers and benchmarks with their\n"
-    "             parameters (--format markdown: docs/modules.md; json: the same as data)\n"
+    "             parameters (--format markdown: docs/modules.md; json: the same as data;\n"
+    "             compatibility: which combinations set up, docs/compatibility.md)\n"
     "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
     "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"
     "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"
@@ -326,12 +327,16 @@ static int cmd_list(int argc, char **argv, const vbc_registry *reg) {
   const char *format = "text";
   for (int i = 2; i < argc; ++i) {
     if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
-    else return bad_usage("list: unknown argument '%s' (vbc list [--format text|markdown|json])",
+    else return bad_usage("list: unknown argument '%s' (vbc list [--format text|markdown|json|compatibility])",
                           argv[i]);
   }
-  if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json"))
-    return bad_usage("list --format: expected text, markdown or json, got '%s'", format);
+  if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
+      strcmp(format, "compatibility"))
+    return bad_usage("list --format: expected text, markdown, json or compatibility, got '%s'",
+                     format);
   vbc_error err = {0};
+  if (strcmp(format, "compatibility") == 0)
+    return vbc_compatibility_print_markdown(reg, stdout, &err) == VBC_OK ? 0 : report(&err);
   cJSON *presets = vbc_method_presets_json(&err);
   if (presets == NULL) return report(&err);
   int rc = VBC_OK;

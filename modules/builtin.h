@@ -21,6 +21,11 @@ void vbc_registry_delete(vbc_registry *registry);
  * `vbc list --format json` prints. */
 char *vbc_modules_json(const vbc_registry *registry, vbc_error *err);
 
+/* Every coupler x fluid constraint x fluid solver of the registry, set up on two tiny scenes as
+ * vbc validate does: "runs" or the refusal, as a Markdown page (`vbc list --format
+ * compatibility`, docs/compatibility.md; modules/compatibility.c). */
+int vbc_compatibility_print_markdown(const vbc_registry *registry, FILE *out, vbc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -239,33 +239,42 @@ static void every_solver(int bilateral) {
 Test(contract_solvers, unilateral_rows_against_lemke) { every_solver(0); }
 Test(contract_solvers, bilateral_rows_against_lemke) { every_solver(1); }
 
-/* A solver that refuses both kinds of rows is never run: make that a failure, so that every
- * registered solver is covered by the tests above. */
+/* A solver that refuses every form of the rows (an lcp_matrix block or explicit Jacobian rows,
+ * unilateral or bilateral) is never run: make that a failure, so that every registered solver is
+ * covered by the tests above. */
 Test(contract_solvers, every_solver_accepts_some_rows) {
   const vbc_registry *reg = test_registry();
   lcp uni = make_lcp(5, 0, 3u), bil = make_lcp(5, 1, 3u);
   for (size_t s = 0; s < reg->nsolvers; ++s) {
     const vbc_solver_type *t = reg->solver[s];
     int accepted = 0;
-    for (int b = 0; b < 2; ++b) {
+    for (int b = 0; b < 4; ++b) {
       vbc_error err = {0};
+      const lcp *p = b % 2 ? &bil : &uni;
       vbc_block blk;
-      const lcp *p = b ? &bil : &uni;
-      cr_assert_eq(vbc_lcp_matrix_block_init(&blk, p->n, p->M, p->q, &err), 0);
-      if (b) vbc_lcp_matrix_bilateral(&blk);
-      vbc_solver sv;
-      cJSON *params = cJSON_CreateObject();
-      cr_assert_eq(vbc_solver_init(&sv, t, params, &err), 0, "%s", err.message);
+      jacobian_lcp rows;
       vbc_particles none = {0};
       vbc_system sys = {.dim = 2, .particles = &none};
       vbc_block *blocks[1] = {&blk};
       vbc_problem pb = {&sys, blocks, 1};
+      if (b < 2) {
+        cr_assert_eq(vbc_lcp_matrix_block_init(&blk, p->n, p->M, p->q, &err), 0);
+        if (b) vbc_lcp_matrix_bilateral(&blk);
+      } else {
+        jacobian_lcp_init(&rows, p->n, p->m, p->J, p->w, p->q, b % 2);
+        pb.sys = &rows.sys;
+        blocks[0] = &rows.block;
+      }
+      vbc_solver sv;
+      cJSON *params = cJSON_CreateObject();
+      cr_assert_eq(vbc_solver_init(&sv, t, params, &err), 0, "%s", err.message);
       accepted |= t->check == NULL || t->check(sv.state, &pb, &err) == VBC_OK;
       vbc_solver_free(&sv);
-      vbc_block_free(&blk);
+      if (b < 2) vbc_block_free(&blk);
+      else jacobian_lcp_free(&rows);
       cJSON_Delete(params);
     }
-    cr_assert(accepted, "solver %s refuses both unilateral and bilateral lcp_matrix rows", t->name);
+    cr_assert(accepted, "solver %s refuses every form of the rows", t->name);
   }
   free_lcp(&uni), free_lcp(&bil);
 }
