@@ -40,11 +40,13 @@
  * being the fluid particle's share that the remap used: solvers/blocks/staggered.c). Bodies move
  * weakly: their new velocity reaches the fluid rows in the next step, as in He's Alg. 1. A fluid
  * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "couplers/couplers.h"
 #include "solvers/blocks/blocks.h"
+#include "solvers/blocks/staggered.h"
 
 enum { DENSITY, FLUID, CONTACT, PIN };
 enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
@@ -67,6 +69,7 @@ typedef struct staggered_state {
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
   vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
+  double initial_error;   /* staggered p^v block: E before the solve, h mean |div| (eq. 10) */
 } staggered_state;
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
@@ -123,15 +126,50 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
   return c->ops.neighbours(c->ops.ctx, err);
 }
 
+/* A staggered p^v block: E before the solve (zero impulses), in eq. 10's unit. */
+static int record_initial_error(vbc_coupling *c, size_t stage, vbc_error *err) {
+  (void)stage, (void)err;
+  staggered_state *s = c->state;
+  if (c->block[FLUID].type == &vbc_block_staggered)
+    s->initial_error = vbc_staggered_initial_error(&c->block[FLUID].rows, c->sys->dt);
+  return VBC_OK;
+}
+
+/* A staggered p^v block reports eq. 29's E before and after the solve in both units
+ * (solvers/blocks/staggered_error.c): divergence (h mean |eq. 10 residual|) and density (that
+ * over the lattice factor c, He's E), and whether the solve iterated at all. */
+static int error_figures(vbc_coupling *c, size_t stage, vbc_error *err) {
+  if (c->block[FLUID].type != &vbc_block_staggered) return VBC_OK;
+  const staggered_state *s = c->state;
+  vbc_stage_report *r = &c->report->stage[stage];
+  int density = 0;
+  const double factor = vbc_staggered_block_factor(&c->block[FLUID], &density);
+  const double final = r->result.mean_error * (density ? factor : 1.0); /* eq. 10's unit */
+  const struct {
+    const char *name;
+    double value;
+  } fig[] = {{"initial_error_divergence", s->initial_error},
+             {"final_error_divergence", final},
+             {"initial_error_density", s->initial_error / factor},
+             {"final_error_density", final / factor},
+             {"iterated", r->result.iterations > 0 ? 1.0 : 0.0}};
+  for (size_t k = 0; k < sizeof fig / sizeof fig[0]; ++k)
+    if (isfinite(fig[k].value) &&
+        vbc_solve_stats_add(&r->figures, fig[k].name, fig[k].value, VBC_FIGURE_MEAN_MAX, err) !=
+            VBC_OK)
+      return err->code;
+  return VBC_OK;
+}
+
 /* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (issue 18: frames
  * and benchmarks see the whole). With prepass_move once the pre-pass's move is taken back: the
  * advection moves the particles by h times the whole velocity, du^d included. With alg1 the p^v
  * change h du^v is taken back too: the step moves the fluid by h (u* + du^d), the velocity the
  * pre-pass left (Alg. 1 lines 3-5), and du^v moves it in the next step. */
 static int after_pv_solve(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
-  (void)stage, (void)err;
   if (!ok) return VBC_OK;
   push_bodies(c, FLUID); /* eq. 21, 28 */
+  if (error_figures(c, stage, err) != VBC_OK) return err->code;
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   const double h = c->sys->dt;
@@ -176,7 +214,8 @@ static const vbc_stage_spec stages[] = {
                        .solver_group = "prepass", .before = keep_velocities,
                        .after = move_positions},
     [STAGE_PRESSURE] = {.label = "pressure", .slots = {FLUID}, .nslots = 1,
-                        .solver_group = "fluid", .after = after_pv_solve},
+                        .solver_group = "fluid", .start = record_initial_error,
+                        .after = after_pv_solve},
     [STAGE_BODIES] = {.label = "body_contact", .slots = {CONTACT, PIN}, .nslots = 2,
                       .solver_group = "contact", .skip_without_rows = 1},
 };
