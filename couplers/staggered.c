@@ -105,12 +105,30 @@ static void push_bodies(vbc_coupling *c, int slot) {
   vbc_coupling_push_boundary_impulses(c->sys, &c->block[slot], s->impulse);
 }
 
+/* The vertical force (y) the bodies took from the block in `slot` this step, summed over the
+ * bodies: a stage figure (body_force_y), so that the loads of p^d (eq. 23, Alg. 1 line 5) and
+ * p^v (eq. 28) on a body can be told apart (docs/staggered.md, "The body's weight"). */
+static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error *err) {
+  const vbc_system *sys = c->sys;
+  const vbc_block *blk = &c->block[slot];
+  if (sys->nbodies == 0 || blk->type == NULL || blk->type->boundary_impulses == NULL)
+    return VBC_OK;
+  const staggered_state *s = c->state;
+  double fy = 0.0;
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    const vbc_body *b = &sys->bodies[k];
+    for (size_t i = b->first; i < b->first + b->count; ++i) fy += s->impulse[i].y;
+  }
+  return vbc_solve_stats_add(&c->report->stage[stage].figures, "body_force_y", fy / sys->dt,
+                             VBC_FIGURE_MEAN_MAX, err);
+}
+
 /* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour
  * lists follow the moved particles. Alg. 1 line 5: the bodies take the reaction to p^d. */
 static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
-  (void)stage;
   if (!ok) return VBC_OK;
   push_bodies(c, DENSITY);
+  if (body_force_figure(c, stage, DENSITY, err) != VBC_OK) return err->code;
   staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   const double h = c->sys->dt;
@@ -169,7 +187,8 @@ static int error_figures(vbc_coupling *c, size_t stage, vbc_error *err) {
 static int after_pv_solve(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   if (!ok) return VBC_OK;
   push_bodies(c, FLUID); /* eq. 21, 28 */
-  if (error_figures(c, stage, err) != VBC_OK) return err->code;
+  if (body_force_figure(c, stage, FLUID, err) != VBC_OK || error_figures(c, stage, err) != VBC_OK)
+    return err->code;
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   const double h = c->sys->dt;
