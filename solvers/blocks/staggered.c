@@ -71,10 +71,12 @@
  * fluid-solid staggered particle gave fluid particle i the momentum m_i R_i(dv_{i-j}), R_i the
  * remap above (m_{i-} dv_{i-j} = (m_i/N_i) dv_{i-j} under the literal eq. 19); the solid particle
  * j takes the opposite, and the coupler sums these into its body's force and torque (eq. 21).
- * Eq. 28 writes the reaction as m_{i-j} (1/rho_{i-j}) G p_{i-j} with the staggered mass
- * m_{i-j} = m_{i-} + m_{j-} outside the sum: that is more than eq. 19 gave the fluid (m_{i-}),
- * so momentum would not be conserved; vbc uses what the fluid received (measured in
- * tests/test_staggered_body.c: fluid plus body momentum to round-off).
+ * Eq. 28 writes the reaction as m_{i-j} (1/rho_{i-j}) G p_{i-j} with m_{i-j} outside the sum,
+ * a slip (it depends on j); read inside, it is the reaction to eq. 17 with its last term kept
+ * in a dimensionally consistent form (the fluid's share reaches the solid's condition, which
+ * wall_share does), and then equals what the fluid received, which vbc uses (measured in
+ * tests/test_staggered_body.c: fluid plus body momentum to round-off). Against eq. 19 without
+ * that term it would be m_{i-j}/m_{i-} times what the fluid received (docs/staggered.md).
  *
  * body_load (not He's; default momentum, the above). That reaction is only the momentum the
  * solid's condition moved: a body at rest in water at rest takes nothing from it but the weight
