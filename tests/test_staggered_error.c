@@ -145,3 +145,60 @@ Test(staggered_error, the_coupler_reports_both_units, .timeout = 120) {
   cr_assert_gt(json_number(s, "solver.stages.1.mean_iterated"), 0.5);
   cJSON_Delete(s);
 }
+
+/* divergence relative_inside (not He's): rows with a free-surface neighbour keep eq. 10 as
+ * printed (pair), the others take the relative form. A 12 x 12 block of jittered water (no walls)
+ * moving uniformly at (1, 0.5) m/s: the relative form sees no divergence, so every row without a
+ * surface neighbour asks for none, and every row with one asks what the pair form asks. */
+Test(staggered_error, relative_inside_keeps_eq_10_only_next_to_the_surface) {
+  const char *forms[] = {"pair", "relative_inside"};
+  double *target[2] = {NULL, NULL};
+  size_t nrows = 0, inside = 0, next_to_surface = 0;
+  for (int k = 0; k < 2; ++k) {
+    fixture f;
+    setup(&f, VBC_SPH_WENDLAND_C2, "divergence");
+    unsigned seed = 7u;
+    for (size_t i = 0; i < f.p.n; ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      f.p.pos[i].x += 0.1 * L * ((double)(seed >> 8) / (double)(1u << 23) - 1.0);
+      seed = seed * 1664525u + 1013904223u;
+      f.p.pos[i].y += 0.1 * L * ((double)(seed >> 8) / (double)(1u << 23) - 1.0);
+      f.p.vel[i] = vbc_vec_make(1.0, 0.5, 0.0);
+    }
+    vbc_block_free(&f.block);
+    vbc_error err = {0};
+    cr_assert_eq(vbc_grid_build(&f.grid, f.p.pos, f.p.n, 2, f.sys.sph.H, &err), 0);
+    cr_assert_eq(vbc_neighbors_build(&f.nbrs, &f.grid, f.p.pos, f.sys.sph.H, &err), 0);
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "divergence", forms[k]);
+    cr_assert_eq(vbc_block_init(&f.block, &vbc_block_staggered, params, &f.sys, "fluid", &err), 0);
+    cJSON_Delete(params);
+    cr_assert_eq(f.block.type->prepare(f.block.state, &f.sys, &f.block.rows, &err), 0);
+    const vbc_rows *rows = &f.block.rows;
+    nrows = rows->n;
+    target[k] = malloc(nrows * sizeof *target[k]);
+    for (size_t r = 0; r < nrows; ++r) target[k][r] = rows->target[r];
+    if (k == 1) {
+      const vbc_staggered_state *s = f.block.state;
+      for (size_t r = 0; r < nrows; ++r) {
+        const size_t i = s->particle_of[r];
+        int touches = 0;
+        for (size_t q = f.nbrs.start[i]; q < f.nbrs.start[i + 1]; ++q)
+          touches |= vbc_staggered_is_surface(&f.block, f.nbrs.index[q]) &&
+                     vbc_staggered_pair(f.nbrs.dist[q], f.sys.sph.H);
+        if (touches) {
+          cr_assert_eq(target[1][r], target[0][r], "row %zu next to the surface", r);
+          ++next_to_surface;
+        } else {
+          cr_assert_float_eq(target[1][r], 0.0, 1e-12, "row %zu inside: %g", r, target[1][r]);
+          cr_assert_gt(fabs(target[0][r]), 1e-6, "the pair form sees the jitter at row %zu", r);
+          ++inside;
+        }
+      }
+    }
+    teardown(&f);
+  }
+  cr_assert_gt(inside, 20);
+  cr_assert_gt(next_to_surface, 20);
+  free(target[0]), free(target[1]);
+}

@@ -53,7 +53,13 @@
  *
  * divergence = relative (not He's) sums (v_{i-j} - v_i) . n_ij instead of eq. 10's v_{i-j} . n_ij:
  * the same on a full symmetric neighbourhood, zero for a uniform flow where the neighbourhood is
- * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/staggered.md).
+ * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/staggered.md). Eq. 10 is
+ * not zero for a particle moving through a neighbourhood that is not symmetric (any flow's
+ * disorder), and that divergence does not shrink with h, so in a flow the p^v solve removes about
+ * the same divergence every step and the force it exerts grows as 1/h; the relative form removes
+ * that but lets water at rest swell and rise at its free surface (eq. 10 holds it there).
+ * relative_inside (not He's) takes the relative form in rows without a surface neighbour and
+ * eq. 10 in the others.
  *
  * unilateral (not He's; default off): rows p^v >= 0, an LCP for mprgp or pgs. The equality
  * system pulls with negative pressure wherever the predicted field would expand, next to the
@@ -101,7 +107,7 @@ typedef vbc_staggered_state stag_state;
 static const char *const slip_choices[] = {"free_slip", "no_slip", NULL};
 static const char *const body_slip_choices[] = {"as_walls", "free_slip", "no_slip", NULL};
 static const char *const remap_choices[] = {"normalised", "literal", NULL};
-static const char *const divergence_choices[] = {"pair", "relative", NULL};
+static const char *const divergence_choices[] = {"pair", "relative", "relative_inside", NULL};
 static const char *const body_load_choices[] = {"momentum", "pressure", "both", "implicit", NULL};
 static const char *const surface_pressure_choices[] = {"particles", "interface", NULL};
 static const char *const error_measure_choices[] = {"divergence", "density", NULL};
@@ -136,8 +142,10 @@ static const vbc_param_spec stag_params[] = {
      "so that a particle with few or nearly collinear neighbours (a splash) is not kicked",
      NULL},
     {"divergence", VBC_PARAM_CHOICE, 0, 0, 0, 0,
-     "eq. 10: pair (sum of v_{i-j} . n_ij as printed) or relative (of (v_{i-j} - v_i) . n_ij, "
-     "zero for a uniform velocity next to a free surface too)",
+     "eq. 10: pair (sum of v_{i-j} . n_ij as printed), relative (of (v_{i-j} - v_i) . n_ij, "
+     "zero for a uniform velocity next to a free surface too) or relative_inside (relative in "
+     "rows without a free-surface neighbour, pair in the others: a moving particle in a "
+     "disordered neighbourhood is no source, and the surface is still held)",
      divergence_choices},
     {"wall_share", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "fluid-solid pairs move the fluid particle's own share to the solid's condition (eq. 17 "
@@ -182,7 +190,7 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->wall_share = vbc_param_bool(params, stag_params, "wall_share");
   s->remap_floor = vbc_param_number(params, stag_params, "remap_floor");
   s->unilateral = vbc_param_bool(params, stag_params, "unilateral");
-  s->relative_divergence = vbc_param_choice(params, stag_params, "divergence") == 1;
+  s->relative_divergence = vbc_param_choice(params, stag_params, "divergence");
   s->body_load = (vbc_staggered_body_load)vbc_param_choice(params, stag_params, "body_load");
   if (vbc_param_choice(params, stag_params, "surface_pressure") == 1) {
     s->interface_depth = 0.5 * sys->spacing;
@@ -232,6 +240,12 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
   const double H = s->k.H, m = sys->fluid_mass;
   const vbc_vec vi = p->vel[i];
   const double mi = m / s->count[i];
+  int relative = s->relative_divergence == 1;
+  if (s->relative_divergence == 2) { /* relative_inside: pair next to the free surface */
+    relative = 1;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+      if (s->surface[nb->index[q]] && vbc_staggered_pair(nb->dist[q], H)) relative = 0;
+  }
   double div = 0.0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     const size_t j = nb->index[q];
@@ -272,7 +286,7 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
                                          : vbc_vec_scale(ns, V * wp * vbc_vec_dot(n, ns));
       }
     }
-    div += V * wp * vbc_vec_dot(s->relative_divergence ? vbc_vec_sub(v, vi) : v, n); /* eq. 10 */
+    div += V * wp * vbc_vec_dot(relative ? vbc_vec_sub(v, vi) : v, n); /* eq. 10 */
   }
   return div;
 }

@@ -39,7 +39,8 @@ typedef struct vbc_staggered_state {
   double asymmetry, rho_min; /* eq. 25 thresholds: in units of h = H/2, and of rho0 */
   int no_slip, no_sticking, wall_share, unilateral;
   int body_no_slip; /* the condition on rigid particles (body_slip; default the walls' slip) */
-  int relative_divergence; /* eq. 10 of v_{i-j} - v_i instead of v_{i-j} */
+  int relative_divergence; /* eq. 10 of v_{i-j} - v_i instead of v_{i-j}: 0 never (pair), 1
+                            * everywhere, 2 in rows without a surface neighbour */
   vbc_staggered_body_load body_load; /* what p^v gives the bodies */
   vbc_staggered_remap_form remap;
   double remap_floor; /* normalised remap: floor of the eigenvalues of (1/N) sum n n^T, times 1/d */
