@@ -23,7 +23,7 @@
  *      (Lemke by default), as the lemke_contacts coupler does; skipped without rows.
  *   5. advection r += h u^{t+1} (the engine).
  *
- * Where the fluid ends a step, method.prepass_move (2026-11-28): He's Alg. 1 predicts the
+ * Where the fluid ends a step, method.prepass_move: He's Alg. 1 predicts the
  * positions at line 3 with u*, the pre-pass corrects them (Alg. 2 line 5) and line 7 updates only
  * the velocities, so a step moves the fluid by h (u* + du^d) and the p^v change du^v moves it in the
  * next step. `alg1` (the default) does that: after the p^v solve it takes back the pre-pass's move
@@ -40,11 +40,13 @@
  * being the fluid particle's share that the remap used: solvers/blocks/staggered/staggered.c). Bodies move
  * weakly: their new velocity reaches the fluid rows in the next step, as in He's Alg. 1. A fluid
  * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "couplers/couplers.h"
 #include "solvers/blocks/blocks.h"
+#include "solvers/blocks/staggered/staggered.h"
 
 enum { DENSITY, FLUID, CONTACT, PIN };
 enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
@@ -67,6 +69,7 @@ typedef struct staggered_state {
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
   vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
+  double initial_error;   /* staggered p^v block: E before the solve, h mean |div| (eq. 10) */
 } staggered_state;
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
@@ -102,12 +105,30 @@ static void push_bodies(vbc_coupling *c, int slot) {
   vbc_coupling_push_boundary_impulses(c->sys, &c->block[slot], s->impulse);
 }
 
+/* The vertical force (y) the bodies took from the block in `slot` this step, summed over the
+ * bodies: a stage figure (body_force_y), so that the loads of p^d (eq. 23, Alg. 1 line 5) and
+ * p^v (eq. 28) on a body can be told apart (docs/staggered.md, "The body's weight"). */
+static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error *err) {
+  const vbc_system *sys = c->sys;
+  const vbc_block *blk = &c->block[slot];
+  if (sys->nbodies == 0 || blk->type == NULL || blk->type->boundary_impulses == NULL)
+    return VBC_OK;
+  const staggered_state *s = c->state;
+  double fy = 0.0;
+  for (size_t k = 0; k < sys->nbodies; ++k) {
+    const vbc_body *b = &sys->bodies[k];
+    for (size_t i = b->first; i < b->first + b->count; ++i) fy += s->impulse[i].y;
+  }
+  return vbc_solve_stats_add(&c->report->stage[stage].figures, "body_force_y", fy / sys->dt,
+                             VBC_FIGURE_MEAN_MAX, err);
+}
+
 /* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour
  * lists follow the moved particles. Alg. 1 line 5: the bodies take the reaction to p^d. */
 static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
-  (void)stage;
   if (!ok) return VBC_OK;
   push_bodies(c, DENSITY);
+  if (body_force_figure(c, stage, DENSITY, err) != VBC_OK) return err->code;
   staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   const double h = c->sys->dt;
@@ -123,15 +144,51 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
   return c->ops.neighbours(c->ops.ctx, err);
 }
 
-/* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (issue 18: frames
+/* A staggered p^v block: E before the solve (zero impulses), in eq. 10's unit. */
+static int record_initial_error(vbc_coupling *c, size_t stage, vbc_error *err) {
+  (void)stage, (void)err;
+  staggered_state *s = c->state;
+  if (c->block[FLUID].type == &vbc_block_staggered)
+    s->initial_error = vbc_staggered_initial_error(&c->block[FLUID].rows, c->sys->dt);
+  return VBC_OK;
+}
+
+/* A staggered p^v block reports eq. 29's E before and after the solve in both units
+ * (solvers/blocks/staggered/staggered_error.c): divergence (h mean |eq. 10 residual|) and density (that
+ * over the lattice factor c, He's E), and whether the solve iterated at all. */
+static int error_figures(vbc_coupling *c, size_t stage, vbc_error *err) {
+  if (c->block[FLUID].type != &vbc_block_staggered) return VBC_OK;
+  const staggered_state *s = c->state;
+  vbc_stage_report *r = &c->report->stage[stage];
+  int density = 0;
+  const double factor = vbc_staggered_block_factor(&c->block[FLUID], &density);
+  const double final = r->result.mean_error * (density ? factor : 1.0); /* eq. 10's unit */
+  const struct {
+    const char *name;
+    double value;
+  } fig[] = {{"initial_error_divergence", s->initial_error},
+             {"final_error_divergence", final},
+             {"initial_error_density", s->initial_error / factor},
+             {"final_error_density", final / factor},
+             {"iterated", r->result.iterations > 0 ? 1.0 : 0.0}};
+  for (size_t k = 0; k < sizeof fig / sizeof fig[0]; ++k)
+    if (isfinite(fig[k].value) &&
+        vbc_solve_stats_add(&r->figures, fig[k].name, fig[k].value, VBC_FIGURE_MEAN_MAX, err) !=
+            VBC_OK)
+      return err->code;
+  return VBC_OK;
+}
+
+/* The bodies take the reaction to p^v; the pressure written back is p^d + p^v (frames
  * and benchmarks see the whole). With prepass_move once the pre-pass's move is taken back: the
  * advection moves the particles by h times the whole velocity, du^d included. With alg1 the p^v
  * change h du^v is taken back too: the step moves the fluid by h (u* + du^d), the velocity the
  * pre-pass left (Alg. 1 lines 3-5), and du^v moves it in the next step. */
 static int after_pv_solve(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
-  (void)stage, (void)err;
   if (!ok) return VBC_OK;
   push_bodies(c, FLUID); /* eq. 21, 28 */
+  if (body_force_figure(c, stage, FLUID, err) != VBC_OK || error_figures(c, stage, err) != VBC_OK)
+    return err->code;
   const staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   const double h = c->sys->dt;
@@ -176,7 +233,8 @@ static const vbc_stage_spec stages[] = {
                        .solver_group = "prepass", .before = keep_velocities,
                        .after = move_positions},
     [STAGE_PRESSURE] = {.label = "pressure", VBC_STAGE_SLOTS(FLUID),
-                        .solver_group = "fluid", .after = after_pv_solve},
+                        .solver_group = "fluid", .start = record_initial_error,
+                        .after = after_pv_solve},
     [STAGE_BODIES] = {.label = "body_contact", VBC_STAGE_SLOTS(CONTACT, PIN),
                       .solver_group = "contact", .skip_without_rows = 1},
 };

@@ -32,12 +32,26 @@
  * over the points velocity_error_mean uses, and theory_experiment_error_mean is what V_2D itself
  * scores against the experiment there. The theory's force was computed along the measured motion,
  * so V_2D is a reference for the rig's 241 kg only (and to first order: a wedge that slows more
- * meets less force); other masses get the numbers but no meaning. */
+ * meets less force); other masses get the numbers but no meaning.
+ *
+ * Scoring: a 2D scene is a 2D simulation, so its primary figure is theory_velocity_error_mean
+ * (against Zhao et al.'s 2D theory), velocity_error_mean (the 1 m model, which has end effects)
+ * second; a 3D scene of the model is scored against the experiment (docs/benchmarks.md).
+ *
+ * Any wedge: the momentum estimate of von Kármán (1929) and Wagner (1932) up to chine wetting
+ * (wedge_wagner.h), from the wedge's deadrise and breadth (read off the `wedge` shape's polygon:
+ * the lowest vertex is the apex, the lowest vertex at the largest x a chine; or given as
+ * deadrise_deg and breadth), its mass per metre, V(0), gravity and the water's density:
+ * wagner_chine_time, and over the run's own samples 0 < t <= chine time,
+ * wagner_velocity_error_mean/max = mean/max |V(t) - V_W(t)| / V_W(t) and the same for von
+ * Kármán (karman_velocity_error_mean); wagner_experiment_error_mean is what the Wagner estimate
+ * itself scores against the experiment's points before chine wetting (for the rig's wedge). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "metrics/body_history.h"
 #include "metrics/metrics.h"
+#include "metrics/wedge_wagner.h"
 
 static const double exp_t[] = {0.0,   0.0025, 0.005,  0.0075, 0.010, 0.0125,
                                0.015, 0.0175, 0.020,  0.0225, 0.025};
@@ -72,6 +86,7 @@ typedef struct wedge_state {
   vbc_body_history h;
   double window, t_from, t_to;
   double length; /* force and mass are divided by it: 1 in 2D (already per metre) */
+  double deadrise, breadth; /* [rad], [m]: the momentum estimate's wedge (0: not a wedge) */
 } wedge_state;
 
 static const vbc_param_spec wedge_params[] = {
@@ -86,7 +101,31 @@ static const vbc_param_spec wedge_params[] = {
     {"length", VBC_PARAM_NUMBER, 0.0, 0.0, 1e6, 0,
      "3D: the wedge's length along z that force and mass are divided by (per metre) [m]; 0: "
      "the `wedge` shape's length (1 for another shape)"},
+    {"deadrise_deg", VBC_PARAM_NUMBER, 0.0, 0.0, 89.0, 0,
+     "the wedge's deadrise for the von Karman / Wagner estimate [deg]; 0: read off the body's "
+     "polygon (the `wedge` shape)"},
+    {"breadth", VBC_PARAM_NUMBER, 0.0, 0.0, 1e3, 0,
+     "the wedge's breadth (chine to chine) for the same estimate [m]; 0: read off the polygon"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
+
+/* Deadrise and breadth of a wedge polygon: the lowest vertex is the apex, the lowest of the
+ * vertices at the largest x a chine. 0, 0 for another shape. */
+static void wedge_geometry(const vbc_body_shape *shape, double *deadrise, double *breadth) {
+  *deadrise = *breadth = 0.0;
+  if (shape->type != VBC_BODY_POLYGON || shape->nvertices < 3) return;
+  const vbc_vec *v = shape->vertices;
+  size_t apex = 0, chine = 0;
+  double xmin = v[0].x;
+  for (size_t k = 1; k < shape->nvertices; ++k) {
+    if (v[k].y < v[apex].y) apex = k;
+    if (v[k].x > v[chine].x || (v[k].x == v[chine].x && v[k].y < v[chine].y)) chine = k;
+    xmin = fmin(xmin, v[k].x);
+  }
+  const double run = v[chine].x - v[apex].x, rise = v[chine].y - v[apex].y;
+  if (run <= 0.0 || rise <= 0.0) return;
+  *deadrise = atan2(rise, run);
+  *breadth = v[chine].x - xmin;
+}
 
 static void *wedge_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) {
   const long b = vbc_benchmark_body(sim, (long)vbc_param_number(params, wedge_params, "body"),
@@ -106,6 +145,12 @@ static void *wedge_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err
                 : shape->type == VBC_BODY_POLYGON ? shape->max.z - shape->min.z
                                                     : 1.0;
   }
+  if (sim->scene->bodies) /* (a synthetic test scene has none) */
+    wedge_geometry(&sim->scene->bodies[b].shape, &s->deadrise, &s->breadth);
+  const double deadrise = vbc_param_number(params, wedge_params, "deadrise_deg");
+  const double breadth = vbc_param_number(params, wedge_params, "breadth");
+  if (deadrise > 0.0) s->deadrise = deadrise * M_PI / 180.0;
+  if (breadth > 0.0) s->breadth = breadth;
   return s;
 }
 
@@ -147,6 +192,35 @@ static void deviation_add(deviation *d, double v, double ref) {
 
 static double deviation_mean(const deviation *d) { return d->n ? d->sum / (double)d->n : NAN; }
 
+/* The von Karman / Wagner estimates beside the run (wedge_wagner.h). */
+static void momentum_estimate(const wedge_state *s, const vbc_sim *sim, double mass, double g,
+                              cJSON *metrics) {
+  const vbc_body_history *h = &s->h;
+  if (s->deadrise <= 0.0 || s->breadth <= 0.0 || sim->scene->density <= 0.0 || h->n == 0)
+    return;
+  vbc_wedge_entry_model m = {s->deadrise, s->breadth, mass, sim->scene->density, -h->vy[0], g,
+                             VBC_WETTING_WAGNER};
+  const double chine = vbc_wedge_chine_time(&m);
+  deviation wagner = {0}, karman = {0}, wagner_exp = {0};
+  for (size_t k = 1; k < h->n; ++k) {
+    const double t = h->t[k] - h->t[0];
+    if (t <= 0.0 || t > chine) continue;
+    m.wetting = VBC_WETTING_WAGNER;
+    deviation_add(&wagner, -h->vy[k], vbc_wedge_velocity(&m, t, NULL));
+    m.wetting = VBC_WETTING_VON_KARMAN;
+    deviation_add(&karman, -h->vy[k], vbc_wedge_velocity(&m, t, NULL));
+  }
+  m.wetting = VBC_WETTING_WAGNER;
+  for (size_t k = 0; k < NEXP; ++k)
+    if (exp_t[k] > 0.0 && exp_t[k] <= chine)
+      deviation_add(&wagner_exp, vbc_wedge_velocity(&m, exp_t[k], NULL), exp_v[k]);
+  cJSON_AddNumberToObject(metrics, "wagner_chine_time", isfinite(chine) ? chine : NAN);
+  cJSON_AddNumberToObject(metrics, "wagner_velocity_error_mean", deviation_mean(&wagner));
+  cJSON_AddNumberToObject(metrics, "wagner_velocity_error_max", wagner.n ? wagner.max : NAN);
+  cJSON_AddNumberToObject(metrics, "karman_velocity_error_mean", deviation_mean(&karman));
+  cJSON_AddNumberToObject(metrics, "wagner_experiment_error_mean", deviation_mean(&wagner_exp));
+}
+
 static int wedge_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *outdir,
                          vbc_error *err) {
   (void)outdir, (void)err;
@@ -182,6 +256,7 @@ static int wedge_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *
   cJSON_AddNumberToObject(metrics, "penetration", h->n ? h->y[0] - h->y[h->n - 1] : NAN);
   cJSON_AddNumberToObject(metrics, "final_velocity", h->n ? -h->vy[h->n - 1] : NAN);
   cJSON_AddNumberToObject(metrics, "fluid_energy_ratio", vbc_body_history_energy_ratio(h, sim));
+  momentum_estimate(s, sim, mass, g, metrics);
   return VBC_OK;
 }
 
@@ -190,7 +265,9 @@ static const char *const wedge_metric_names[] = {
     "theory_velocity_error_mean",   "theory_velocity_error_max",
     "theory_experiment_error_mean", "peak_force",         "peak_force_time",
     "penetration",                  "final_velocity",     "fluid_energy_ratio",
-    NULL};
+    "wagner_chine_time",            "wagner_velocity_error_mean",
+    "wagner_velocity_error_max",    "karman_velocity_error_mean",
+    "wagner_experiment_error_mean", NULL};
 
 static int wedge_save(const void *state, vbc_blob *out, vbc_error *err) {
   return vbc_body_history_save(&((const wedge_state *)state)->h, out, err);

@@ -108,11 +108,12 @@ Test(staggered_run, hydrostatic_tank_stays_at_rest, .timeout = 300) {
   cJSON_Delete(s);
 }
 
-/* He's E (eq. 29) is the mean |Delta rho_i| / rho_i = h |div v_i| over the rows: error_scale = h
- * (the printed "/Delta t" is a typo: a divergence in 1/s times a step). Under the coupler the
- * predicted field of vbc's coarse dam break is already at E ~ 3e-4 (E = 1 % and 0.1 % hold at
- * iteration 0, He's 3D dam break at h = 1e-3 needed 40 CG iterations for 1 %); error_tolerance
- * 1e-5 stops every solve on E, after 2.6 SSOR-PCG iterations on average (measured, 0.1 s). */
+/* Eq. 29's E in the block's default unit (error_measure divergence): h |div v_i| over the rows,
+ * eq. 10's divergence (the printed "/Delta t" is a typo: a divergence in 1/s times a step; the
+ * density unit, He's, is this over eq. 10's lattice factor: test_staggered_error.c). Under the
+ * coupler the predicted field of vbc's coarse dam break is already at E ~ 3e-4 in this unit;
+ * error_tolerance 1e-5 stops every solve on E, after 2.6 SSOR-PCG iterations on average
+ * (measured, 0.1 s). */
 Test(staggered_run, error_tolerance_is_hes_E, .timeout = 120) {
   cJSON *s = run_scene("stag_error", source_path("experiments/scenes/dam_break.json"),
                        SETS("spacing=0.02", "time.end=0.1", "method.coupler=staggered",

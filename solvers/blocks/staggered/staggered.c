@@ -26,9 +26,10 @@
  * diagonally dominant, and definite because every region has a surface particle (§5.2). It is
  * not J M^-1 J^T over the particle velocities, so, as mps_poisson.c, the block keeps y = A lambda
  * itself (residual b - y; apply adds A d to y; the Gauss–Seidel sweep updates y) and offers A
- * through `assemble`. The residual is the staggered divergence left, so h |r_i| is He's
- * |Delta rho_i| / rho_i and error_scale = h makes error_tolerance 0.01 He's E = 1 % (eq. 29, whose
- * printed "/Delta t" must be "* Delta t": a divergence in 1/s times a time step).
+ * through `assemble`. The residual is the staggered divergence left; eq. 29's E is h times its
+ * mean, and error_measure chooses its unit: divergence (h |r_i| as it stands, the default) or
+ * density (h |r_i| / c, c eq. 10's lattice factor: the relative density change |Delta rho_i| /
+ * rho_i, He's E; staggered_error.c).
  *
  * Remap (`finish`, eq. 15-19). The staggered particle's change is
  *     dv_{i-j} = -(h / rho_{i-j}) G p_{i-j},  G p_{i-j} = (p_j - p_i)/r_ij n_ij     (eq. 11, 14)
@@ -52,7 +53,13 @@
  *
  * divergence = relative (not He's) sums (v_{i-j} - v_i) . n_ij instead of eq. 10's v_{i-j} . n_ij:
  * the same on a full symmetric neighbourhood, zero for a uniform flow where the neighbourhood is
- * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/staggered.md).
+ * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/staggered.md). Eq. 10 is
+ * not zero for a particle moving through a neighbourhood that is not symmetric (any flow's
+ * disorder), and that divergence does not shrink with h, so in a flow the p^v solve removes about
+ * the same divergence every step and the force it exerts grows as 1/h; the relative form removes
+ * that but lets water at rest swell and rise at its free surface (eq. 10 holds it there).
+ * relative_inside (not He's) takes the relative form in rows without a surface neighbour and
+ * eq. 10 in the others.
  *
  * unilateral (not He's; default off): rows p^v >= 0, an LCP for mprgp or pgs. The equality
  * system pulls with negative pressure wherever the predicted field would expand, next to the
@@ -70,10 +77,12 @@
  * fluid-solid staggered particle gave fluid particle i the momentum m_i R_i(dv_{i-j}), R_i the
  * remap above (m_{i-} dv_{i-j} = (m_i/N_i) dv_{i-j} under the literal eq. 19); the solid particle
  * j takes the opposite, and the coupler sums these into its body's force and torque (eq. 21).
- * Eq. 28 writes the reaction as m_{i-j} (1/rho_{i-j}) G p_{i-j} with the staggered mass
- * m_{i-j} = m_{i-} + m_{j-} outside the sum: that is more than eq. 19 gave the fluid (m_{i-}),
- * so momentum would not be conserved; vbc uses what the fluid received (measured in
- * tests/test_staggered_body.c: fluid plus body momentum to round-off).
+ * Eq. 28 writes the reaction as m_{i-j} (1/rho_{i-j}) G p_{i-j} with m_{i-j} outside the sum,
+ * a slip (it depends on j); read inside, it is the reaction to eq. 17 with its last term kept
+ * in a dimensionally consistent form (the fluid's share reaches the solid's condition, which
+ * wall_share does), and then equals what the fluid received, which vbc uses (measured in
+ * tests/test_staggered_body.c: fluid plus body momentum to round-off). Against eq. 19 without
+ * that term it would be m_{i-j}/m_{i-} times what the fluid received (docs/staggered.md).
  *
  * body_load (not He's; default momentum, the above). That reaction is only the momentum the
  * solid's condition moved: a body at rest in water at rest takes nothing from it but the weight
@@ -98,9 +107,10 @@ typedef vbc_staggered_state stag_state;
 static const char *const slip_choices[] = {"free_slip", "no_slip", NULL};
 static const char *const body_slip_choices[] = {"as_walls", "free_slip", "no_slip", NULL};
 static const char *const remap_choices[] = {"normalised", "literal", NULL};
-static const char *const divergence_choices[] = {"pair", "relative", NULL};
+static const char *const divergence_choices[] = {"pair", "relative", "relative_inside", NULL};
 static const char *const body_load_choices[] = {"momentum", "pressure", "both", "implicit", NULL};
 static const char *const surface_pressure_choices[] = {"particles", "interface", NULL};
+static const char *const error_measure_choices[] = {"divergence", "density", NULL};
 
 static const vbc_param_spec stag_params[] = {
     {"surface_asymmetry", VBC_PARAM_NUMBER, -1.0, -1.0, 100.0, 0,
@@ -132,8 +142,10 @@ static const vbc_param_spec stag_params[] = {
      "so that a particle with few or nearly collinear neighbours (a splash) is not kicked",
      NULL},
     {"divergence", VBC_PARAM_CHOICE, 0, 0, 0, 0,
-     "eq. 10: pair (sum of v_{i-j} . n_ij as printed) or relative (of (v_{i-j} - v_i) . n_ij, "
-     "zero for a uniform velocity next to a free surface too)",
+     "eq. 10: pair (sum of v_{i-j} . n_ij as printed), relative (of (v_{i-j} - v_i) . n_ij, "
+     "zero for a uniform velocity next to a free surface too) or relative_inside (relative in "
+     "rows without a free-surface neighbour, pair in the others: a moving particle in a "
+     "disordered neighbourhood is no source, and the surface is still held)",
      divergence_choices},
     {"wall_share", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
      "fluid-solid pairs move the fluid particle's own share to the solid's condition (eq. 17 "
@@ -154,6 +166,11 @@ static const vbc_param_spec stag_params[] = {
      "(plane) through the surface particles within this radius, in units of l; 0: eq. 25's "
      "asymmetry direction (which tilts with every sideways step of the surface layer)",
      NULL},
+    {"error_measure", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "the E (eq. 29) that the solver's error_tolerance bounds: divergence (h mean |eq. 10 "
+     "residual|) or density (that divided by eq. 10's lattice factor c, the relative density "
+     "change: He's E; c = 0.27-0.34 in 2D, 0.14-0.18 in 3D, staggered_error.c)",
+     error_measure_choices},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -173,12 +190,14 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   s->wall_share = vbc_param_bool(params, stag_params, "wall_share");
   s->remap_floor = vbc_param_number(params, stag_params, "remap_floor");
   s->unilateral = vbc_param_bool(params, stag_params, "unilateral");
-  s->relative_divergence = vbc_param_choice(params, stag_params, "divergence") == 1;
+  s->relative_divergence = vbc_param_choice(params, stag_params, "divergence");
   s->body_load = (vbc_staggered_body_load)vbc_param_choice(params, stag_params, "body_load");
   if (vbc_param_choice(params, stag_params, "surface_pressure") == 1) {
     s->interface_depth = 0.5 * sys->spacing;
     s->fit_radius = vbc_param_number(params, stag_params, "surface_fit_radius") * sys->spacing;
   }
+  s->lattice_factor = vbc_staggered_lattice_factor(&s->k, sys->dim, sys->spacing);
+  s->error_density = vbc_param_choice(params, stag_params, "error_measure") == 1;
   if (s->body_load == VBC_LOAD_IMPLICIT)
     s->body_scale = vbc_staggered_body_scale(&s->k, sys->dim, sys->spacing);
   *support = fmax(s->k.H, s->fit_radius);
@@ -221,6 +240,12 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
   const double H = s->k.H, m = sys->fluid_mass;
   const vbc_vec vi = p->vel[i];
   const double mi = m / s->count[i];
+  int relative = s->relative_divergence == 1;
+  if (s->relative_divergence == 2) { /* relative_inside: pair next to the free surface */
+    relative = 1;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+      if (s->surface[nb->index[q]] && vbc_staggered_pair(nb->dist[q], H)) relative = 0;
+  }
   double div = 0.0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
     const size_t j = nb->index[q];
@@ -261,7 +286,7 @@ static double staggered_pairs(stag_state *s, const vbc_system *sys, size_t i) {
                                          : vbc_vec_scale(ns, V * wp * vbc_vec_dot(n, ns));
       }
     }
-    div += V * wp * vbc_vec_dot(s->relative_divergence ? vbc_vec_sub(v, vi) : v, n); /* eq. 10 */
+    div += V * wp * vbc_vec_dot(relative ? vbc_vec_sub(v, vi) : v, n); /* eq. 10 */
   }
   return div;
 }
@@ -412,10 +437,17 @@ static void stag_boundary_impulses(const void *state, const vbc_system *sys,
   if (s->body_load != VBC_LOAD_MOMENTUM) vbc_staggered_pressure_impulses(s, sys, rows, impulse);
 }
 
-/* h r_i: the relative density change the staggered divergence left in row i (eq. 29). */
+/* h r_i: eq. 10's divergence left in row i times h, or that over the lattice factor c, the
+ * relative density change (eq. 29; error_measure, staggered_error.c). */
 static double stag_error_scale(const void *state, const vbc_system *sys) {
-  (void)state;
-  return sys->dt;
+  const stag_state *s = state;
+  return s->error_density ? sys->dt / s->lattice_factor : sys->dt;
+}
+
+double vbc_staggered_block_factor(const vbc_block *b, int *density) {
+  const stag_state *s = b->state;
+  *density = s->error_density;
+  return s->lattice_factor;
 }
 
 static unsigned stag_traits(const void *state) {

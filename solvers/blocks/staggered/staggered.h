@@ -39,7 +39,8 @@ typedef struct vbc_staggered_state {
   double asymmetry, rho_min; /* eq. 25 thresholds: in units of h = H/2, and of rho0 */
   int no_slip, no_sticking, wall_share, unilateral;
   int body_no_slip; /* the condition on rigid particles (body_slip; default the walls' slip) */
-  int relative_divergence; /* eq. 10 of v_{i-j} - v_i instead of v_{i-j} */
+  int relative_divergence; /* eq. 10 of v_{i-j} - v_i instead of v_{i-j}: 0 never (pair), 1
+                            * everywhere, 2 in rows without a surface neighbour */
   vbc_staggered_body_load body_load; /* what p^v gives the bodies */
   vbc_staggered_remap_form remap;
   double remap_floor; /* normalised remap: floor of the eigenvalues of (1/N) sum n n^T, times 1/d */
@@ -68,6 +69,9 @@ typedef struct vbc_staggered_state {
   double *y;        /* per row: (A lambda)_r */
   /* body_load implicit (staggered_bodies.c): */
   double body_scale;        /* c = kappa l^d */
+  /* error_measure (staggered_error.c): */
+  double lattice_factor; /* c: eq. 10's divergence of v = x on the ideal lattice, over d */
+  int error_density;     /* 1: error_tolerance bounds h mean |r| / c (He's E), 0: h mean |r| */
   vbc_vec *body_a; /* per pair of a fluid particle: e_ij a_ij for an imposed rigid pair, else
                     * zero (staggered_pairs, beside the pair's other coefficients) */
   vbc_staggered_link *links; /* grouped by body, rows ascending within each */
@@ -137,6 +141,15 @@ void vbc_staggered_bodies_finish(vbc_staggered_state *s, const vbc_system *sys,
 /* impulse[j] += c lambda_i e_ij a_ij over the imposed rigid pairs of every body. */
 void vbc_staggered_bodies_impulses(const vbc_staggered_state *s, const vbc_system *sys,
                                    const vbc_rows *rows, vbc_vec *impulse);
+
+/* The error measure (staggered_error.c's head comment). */
+/* c: eq. 10's divergence of v = x at a point of the ideal lattice of spacing l, divided by d. */
+double vbc_staggered_lattice_factor(const vbc_sph_kernel *k, int dim, double l);
+/* E before the solve (zero impulses) in the divergence unit, h mean |b_r| over the rows free to
+ * move, as vbc_problem_mean_error counts them. */
+double vbc_staggered_initial_error(const vbc_rows *rows, double h);
+/* For a staggered block b: c, and in *density whether its error_tolerance bounds He's unit. */
+double vbc_staggered_block_factor(const vbc_block *b, int *density);
 
 /* For tests: whether fluid particle i of the block's last prepare is on the free surface. */
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle);
