@@ -39,19 +39,19 @@ typedef struct akinci_state {
   vbc_vec *impulse; /* per particle: the boundary impulse of step 3 */
 } akinci_state;
 
-static void akinci_free(void *state) {
+void vbc_akinci_free(void *state) {
   akinci_state *s = state;
   free(s->impulse);
   free(s);
 }
 
-static void *akinci_alloc(vbc_coupling *c, vbc_error *err) {
+void *vbc_akinci_alloc(vbc_coupling *c, vbc_error *err) {
   const vbc_block *fluid = &c->block[FLUID];
   if (fluid->type->boundary_impulses == NULL) {
     vbc_error_set(err, VBC_EXIT_INPUT,
                   "%s: method.fluid.constraint: expected a block that reports the pressure "
-                  "force on boundary particles for method.coupler \"akinci\" (\"sph_density\"), "
-                  "got \"%s\"", c->file, fluid->type->name);
+                  "force on boundary particles for method.coupler \"%s\" (\"sph_density\"), "
+                  "got \"%s\"", c->file, c->type->name, fluid->type->name);
     return NULL;
   }
   akinci_state *s = vbc_calloc(1, sizeof *s, err);
@@ -65,7 +65,7 @@ static void *akinci_alloc(vbc_coupling *c, vbc_error *err) {
 /* Step 3: each free or pinned body takes the boundary impulses of its particles, in particle
  * order (deterministic). A pinned body's pin row (step 4) removes what would move its pin. Every
  * body, fixed and scripted ones too, adds their sum to its fluid_impulse (drag and lift). */
-static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
   akinci_state *s = c->state;
@@ -84,7 +84,7 @@ static const vbc_slot_spec slots[] = {
 
 static const vbc_stage_spec stages[] = {
     {.label = "fluid", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid",
-     .after = push_bodies},
+     .after = vbc_akinci_push_bodies},
     {.label = "body_contact", .slots = {BODY_CONTACT, PIN}, .nslots = 2,
      .solver_group = "fluid", .skip_without_rows = 1},
 };
@@ -100,7 +100,7 @@ const vbc_coupler_type vbc_coupler_akinci = {
     .stages = stages,
     .nstages = 2,
     .primary = 0,
-    .alloc = akinci_alloc,
-    .free = akinci_free,
+    .alloc = vbc_akinci_alloc,
+    .free = vbc_akinci_free,
     .records_fluid_impulse = 1,
 };

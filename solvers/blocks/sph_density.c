@@ -472,6 +472,12 @@ static double sph_list_reach(const void *state, const vbc_system *sys) {
   return ((const sph_state *)state)->akinci_volumes ? -1.0 : WALL_ROW_REACH * sys->spacing;
 }
 
+void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
+  const sph_state *s = state;
+  view->particle_of = s->particle_of;
+  view->density = s->density;
+}
+
 const vbc_block_type vbc_block_sph_density = {
     .name = "sph_density",
     .kind = VBC_BLOCK_FLUID,
