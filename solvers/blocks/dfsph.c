@@ -1,7 +1,8 @@
 /* dfsph.c — DFSPH's two velocity constraints (Bender & Koschier, "Divergence-free smoothed
- * particle hydrodynamics", SCA 2015; "Divergence-Free SPH for Incompressible and Viscous Fluids", IEEE TVCG
- * 2017, here BK17: Algorithm 2, the divergence-free solve; Algorithm 3 and §3.3, the
- * constant-density solve; eq. 9, D rho_i / Dt; eq. 11, the factor alpha_i) as rows of the seam.
+ * particle hydrodynamics", SCA 2015; "Divergence-Free SPH for Incompressible and Viscous
+ * Fluids", IEEE TVCG 2017, here BK17: Algorithm 2, the divergence-free solve; Algorithm 3 and
+ * §3.3, the constant-density solve; eq. 9, D rho_i / Dt; eq. 11, the factor alpha_i) as rows of
+ * the seam.
  *
  * Both solves act on sph_density's rows (solvers/blocks/sph_density.c): one per fluid particle
  * (and per boundary particle facing the fluid, with wall_pressure), with its kernels, calibrated
@@ -27,13 +28,13 @@
  *
  * Choices the papers leave open, and ours: the divergence rows of particles with fewer than 20
  * neighbours in 3D, 7 in 2D (SPlisHSPlasH's particle-deficiency rule; divergence_min_neighbours)
- * are inert, A_ii = 0, and count as error 0. Warm start: each solve starts from warm_start_factor
- * (0.5, SPlisHSPlasH's; BK15 §4 starts from the previous step's kappa) times the impulse the same
- * solve ended with at that particle in the previous step, kept independent of h as
- * SPlisHSPlasH keeps it (kappa h^2 for the density solve, kappa h for the divergence solve, i.e.
- * lambda h and lambda), and only where the row starts violated (rho*_i > rho0, D rho_i/Dt > 0),
- * as SPlisHSPlasH; SPlisHSPlasH's caps on the stored value (0.00025 and 0.5 in its units) are
- * not applied. Boundaries are sph_density's (wall_pressure, akinci_volumes, bodies). */
+ * are inert, A_ii = 0, and count as error 0. Warm start (both papers start each solve from the
+ * previous step's kappa): from warm_start_factor (0.5, SPlisHSPlasH's) times the impulse the same
+ * solve ended with at that particle in the previous step, kept independent of h as SPlisHSPlasH
+ * keeps it (kappa h^2 for the density solve, kappa h for the divergence solve, i.e. lambda h and
+ * lambda), and only where the row starts violated (rho*_i > rho0, D rho_i/Dt > 0), as
+ * SPlisHSPlasH; its caps on the stored value (0.00025 and 0.5 in its units) are not applied.
+ * Boundaries are sph_density's (wall_pressure, akinci_volumes, bodies). */
 #include <stdlib.h>
 #include <string.h>
 
