@@ -462,6 +462,12 @@ static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_
   return vbc_sum_pass(rows->n, positive_pressure_errors, &e, count);
 }
 
+void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
+  const sph_state *s = state;
+  view->particle_of = s->particle_of;
+  view->density = s->density;
+}
+
 static unsigned sph_traits(const void *state) {
   return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
 }
@@ -470,12 +476,6 @@ static unsigned sph_traits(const void *state) {
  * neighbour reads a list up to WALL_ROW_REACH l + H from the fluid: no bound then. */
 static double sph_list_reach(const void *state, const vbc_system *sys) {
   return ((const sph_state *)state)->akinci_volumes ? -1.0 : WALL_ROW_REACH * sys->spacing;
-}
-
-void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
-  const sph_state *s = state;
-  view->particle_of = s->particle_of;
-  view->density = s->density;
 }
 
 const vbc_block_type vbc_block_sph_density = {
