@@ -7,12 +7,11 @@
  * keys and a wrong fluid block exit 2. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "app/generate.h"
-#include "app/registry.h"
 #include "core/constraint.h"
 #include "core/kernel.h"
 #include "solvers/blocks/blocks.h"
@@ -35,11 +34,13 @@ static void setup_block(fixture *f, int n, double rate) {
   vbc_error err = {0};
   memset(f, 0, sizeof *f);
   const double H = 2.0 * L;
-  cr_assert_eq(vbc_generate_fluid_box(&f->p, 2, L, vbc_vec_zero(), vbc_vec_make(n * L, n * L, 0),
-                                      vbc_vec_zero(), 0, &err), 0, "%s", err.message);
   const vbc_vec centre = vbc_vec_make(0.5 * n * L, 0.5 * n * L, 0);
-  for (size_t i = 0; i < f->p.n; ++i)
-    f->p.vel[i] = vbc_vec_scale(vbc_vec_sub(f->p.pos[i], centre), rate);
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      const vbc_vec x = vbc_vec_make((a + 0.5) * L, (b + 0.5) * L, 0);
+      cr_assert_geq(vbc_particles_add(&f->p, x, vbc_vec_scale(vbc_vec_sub(x, centre), rate),
+                                      VBC_FLUID, -1, &err), 0, "%s", err.message);
+    }
   f->sys = (vbc_system){.dim = 2, .dt = DT, .spacing = L, .density = RHO0,
                         .fluid_mass = RHO0 * L * L, .re = H,
                         .sph = vbc_sph_kernel_make(VBC_SPH_CUBIC_SPLINE, H, 2),
