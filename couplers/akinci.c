@@ -39,13 +39,13 @@ typedef struct akinci_state {
   vbc_vec *impulse; /* per particle: the boundary impulse of step 3 */
 } akinci_state;
 
-void vbc_akinci_free(void *state) {
+static void akinci_free(void *state) {
   akinci_state *s = state;
   free(s->impulse);
   free(s);
 }
 
-void *vbc_akinci_alloc(vbc_coupling *c, vbc_error *err) {
+static void *akinci_alloc(vbc_coupling *c, vbc_error *err) {
   const vbc_block *fluid = &c->block[FLUID];
   if (fluid->type->boundary_impulses == NULL) {
     vbc_error_set(err, VBC_EXIT_INPUT,
@@ -65,12 +65,20 @@ void *vbc_akinci_alloc(vbc_coupling *c, vbc_error *err) {
 /* Step 3: each free or pinned body takes the boundary impulses of its particles, in particle
  * order (deterministic). A pinned body's pin row (step 4) removes what would move its pin. Every
  * body, fixed and scripted ones too, adds their sum to its fluid_impulse (drag and lift). */
-int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   (void)stage, (void)err;
   if (!ok) return VBC_OK;
   akinci_state *s = c->state;
   vbc_coupling_push_boundary_impulses(c->sys, &c->block[FLUID], s->impulse);
   return VBC_OK;
+}
+
+/* The hooks for other couplers whose slot 0 is an SPH fluid block (couplers.h; the dfsph
+ * coupler runs them after both of its solves). */
+void *vbc_akinci_alloc(vbc_coupling *c, vbc_error *err) { return akinci_alloc(c, err); }
+void vbc_akinci_free(void *state) { akinci_free(state); }
+int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+  return push_bodies(c, stage, ok, err);
 }
 
 static const vbc_group_spec groups[] = {VBC_GROUP_FLUID, VBC_GROUP_CONTACT};
@@ -84,7 +92,7 @@ static const vbc_slot_spec slots[] = {
 
 static const vbc_stage_spec stages[] = {
     {.label = "fluid", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid",
-     .after = vbc_akinci_push_bodies},
+     .after = push_bodies},
     {.label = "body_contact", .slots = {BODY_CONTACT, PIN}, .nslots = 2,
      .solver_group = "fluid", .skip_without_rows = 1},
 };
@@ -100,7 +108,7 @@ const vbc_coupler_type vbc_coupler_akinci = {
     .stages = stages,
     .nstages = 2,
     .primary = 0,
-    .alloc = vbc_akinci_alloc,
-    .free = vbc_akinci_free,
+    .alloc = akinci_alloc,
+    .free = akinci_free,
     .records_fluid_impulse = 1,
 };
