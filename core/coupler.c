@@ -96,7 +96,8 @@ int vbc_coupling_init(vbc_coupling *c, const vbc_coupler_type *type, vbc_system 
   c->file = file;
   c->ops = *ops;
   if (type->nslots > VBC_MAX_SLOTS || type->nstages > VBC_MAX_STAGES ||
-      type->ngroups > VBC_MAX_GROUPS || type->primary >= type->nstages)
+      type->ngroups > VBC_MAX_GROUPS || type->primary >= type->nstages ||
+      type->stages_before_explicit > type->nstages)
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "coupler \"%s\": its table exceeds VBC_MAX_SLOTS, "
                          "VBC_MAX_STAGES or VBC_MAX_GROUPS, or names no primary stage",
                          type->name);
@@ -169,10 +170,12 @@ int vbc_coupling_step(vbc_coupling *c, vbc_step_report *rep, vbc_error *err) {
   int rc = c->ops.neighbours(c->ops.ctx, err);
   rep->neighbours_seconds = vbc_now() - t0;
   if (rc == VBC_OK && c->type->begin_step) rc = c->type->begin_step(c, err);
+  size_t s = 0;
+  for (; rc == VBC_OK && s < c->type->stages_before_explicit; ++s) rc = run_stage(c, s, err);
   t0 = vbc_now();
   if (rc == VBC_OK) c->ops.explicit_terms(c->ops.ctx);
   rep->explicit_seconds = vbc_now() - t0;
-  for (size_t s = 0; rc == VBC_OK && s < c->type->nstages; ++s) rc = run_stage(c, s, err);
+  for (; rc == VBC_OK && s < c->type->nstages; ++s) rc = run_stage(c, s, err);
   t0 = vbc_now();
   if (rc == VBC_OK) c->ops.advect(c->ops.ctx);
   rep->advect_seconds = vbc_now() - t0;

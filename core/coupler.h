@@ -6,7 +6,7 @@
  * bodies and fluid, statistics). The generic part below — vbc_coupling — allocates the blocks,
  * solvers and problems, runs the step skeleton and reports every solve:
  *
- *   begin_step hook (optional) -> explicit terms (u*, v*) ->
+ *   begin_step hook (optional) -> [stages_before_explicit stages] -> explicit terms (u*, v*) ->
  *   for each stage: before -> prepare rows -> [skip when it has no rows and says so] ->
  *                   start -> solve -> finish -> after
  *   -> advect
@@ -113,6 +113,10 @@ typedef struct vbc_coupler_type {
    * scripted ones too (the drag and lift of the cylinder_flow benchmark); vbc_coupling_step
    * zeroes it before the step, and the coupler's hooks add to it. */
   int records_fluid_impulse;
+  /* How many of the first stages run before the explicit terms (0: all run after them). DFSPH
+   * solves the divergence of v^t before the non-pressure forces act (Bender & Koschier 2015,
+   * Algorithm 1; couplers/dfsph.c). */
+  size_t stages_before_explicit;
 } vbc_coupler_type;
 
 /* What the simulation does around the stages (sim/sim.c). */

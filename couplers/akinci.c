@@ -50,8 +50,8 @@ static void *akinci_alloc(vbc_coupling *c, vbc_error *err) {
   if (fluid->type->boundary_impulses == NULL) {
     vbc_error_set(err, VBC_EXIT_INPUT,
                   "%s: method.fluid.constraint: expected a block that reports the pressure "
-                  "force on boundary particles for method.coupler \"akinci\" (\"sph_density\"), "
-                  "got \"%s\"", c->file, fluid->type->name);
+                  "force on boundary particles for method.coupler \"%s\" (\"sph_density\"), "
+                  "got \"%s\"", c->file, c->type->name, fluid->type->name);
     return NULL;
   }
   akinci_state *s = vbc_calloc(1, sizeof *s, err);
@@ -71,6 +71,14 @@ static int push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   akinci_state *s = c->state;
   vbc_coupling_push_boundary_impulses(c->sys, &c->block[FLUID], s->impulse);
   return VBC_OK;
+}
+
+/* The hooks for other couplers whose slot 0 is an SPH fluid block (couplers.h; the dfsph
+ * coupler runs them after both of its solves). */
+void *vbc_akinci_alloc(vbc_coupling *c, vbc_error *err) { return akinci_alloc(c, err); }
+void vbc_akinci_free(void *state) { akinci_free(state); }
+int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
+  return push_bodies(c, stage, ok, err);
 }
 
 static const vbc_group_spec groups[] = {VBC_GROUP_FLUID, VBC_GROUP_CONTACT};

@@ -13,13 +13,14 @@
 static const vbc_block_type *const blocks[] = {&vbc_block_mps, &vbc_block_mps_poisson,
                                                &vbc_block_sph_density, &vbc_block_staggered,
                                                &vbc_block_contact, &vbc_block_pin,
-                                               &vbc_block_lcp_matrix};
+                                               &vbc_block_lcp_matrix, &vbc_block_dfsph};
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,
                                                  &vbc_solver_lemke, &vbc_solver_cg,
-                                                 &vbc_solver_mprgp};
+                                                 &vbc_solver_mprgp, &vbc_solver_dfsph_jacobi};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
                                                   &vbc_coupler_akinci,
-                                                  &vbc_coupler_lemke_contacts, &vbc_coupler_staggered};
+                                                  &vbc_coupler_lemke_contacts, &vbc_coupler_staggered,
+                                                  &vbc_coupler_dfsph};
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
     &vbc_benchmark_buoyancy,    &vbc_benchmark_seesaw,         &vbc_benchmark_dam_break,

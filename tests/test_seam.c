@@ -201,7 +201,7 @@ Test(registry, lists_blocks_by_kind_and_takes_added_modules) {
   cr_assert_eq(vbc_registry_block(b, VBC_BLOCK_JOINT, "pin"), &vbc_block_pin);
   char names[256];
   vbc_registry_block_names(b, VBC_BLOCK_FLUID, names, sizeof names);
-  cr_assert_str_eq(names, "\"mps\", \"mps_poisson\", \"sph_density\", \"staggered\"");
+  cr_assert_str_eq(names, "\"mps\", \"mps_poisson\", \"sph_density\", \"staggered\", \"dfsph\"");
   vbc_registry r = *b;
   vbc_error err = {0};
   cr_assert_eq(vbc_registry_add_solver(&r, vbc_registry_solver(b, "pgs"), &err), VBC_EXIT_INPUT);

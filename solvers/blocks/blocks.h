@@ -14,6 +14,16 @@ extern const vbc_block_type vbc_block_staggered;   /* He et al. 2012 (staggered.
 extern const vbc_block_type vbc_block_contact;     /* Miyamoto & Koshizuka §3.2, §4 (contact.h) */
 extern const vbc_block_type vbc_block_pin;         /* Miyamoto & Koshizuka §5.6-5.7 */
 extern const vbc_block_type vbc_block_lcp_matrix;  /* an explicit LCP (M, q) (lcp_matrix.h) */
+extern const vbc_block_type vbc_block_dfsph; /* Bender & Koschier 2015/2017 (dfsph.h) */
+
+/* What sph_density's last prepare built, for a block that poses other targets on the same rows
+ * with the same kernels, neighbour data and boundary volumes (dfsph.c): the particle of each row
+ * and, per particle with a row, its density rho_i. Valid until the next prepare. */
+typedef struct vbc_sph_rows_view {
+  const uint32_t *particle_of;
+  const double *density;
+} vbc_sph_rows_view;
+void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view);
 
 /* The smoothed pressure of Miyamoto & Koshizuka eq. 42-43: each particle with a row (row_of >= 0)
  * averages the pressures of itself and its neighbours with rows; the others get 0. */

@@ -463,6 +463,12 @@ static double sph_error_sum(const void *state, const vbc_system *sys, const vbc_
   return vbc_sum_pass(rows->n, positive_pressure_errors, &e, count);
 }
 
+void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
+  const sph_state *s = state;
+  view->particle_of = s->particle_of;
+  view->density = s->density;
+}
+
 static unsigned sph_traits(const void *state) {
   return ((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
 }
