@@ -185,7 +185,15 @@ const char *vbc_block_kind_name(vbc_block_kind k);
 enum {
   VBC_ROWS_BILATERAL = 1u << 0,  /* every row two-sided ((-inf, inf)) or fixed (lo = hi): an
                                     equality system, what conjugate gradients solve */
-  VBC_ROWS_UNSYMMETRIC = 1u << 1 /* the operator A is not symmetric */
+  VBC_ROWS_UNSYMMETRIC = 1u << 1, /* the operator A is not symmetric */
+  /* How the rows meet free rigid bodies (a coupler asks for the one it relies on:
+   * vbc_coupler_type.body_traits): */
+  VBC_ROWS_PUSH_BODIES = 1u << 2,   /* apply pushes the bodies of rigid particles in the rows
+                                       (MPS-LCP with rigid_pressure, Miyamoto & Koshizuka §4) */
+  VBC_ROWS_WEAK_MASSES = 1u << 3,   /* inverse masses read through vbc_system_inv_mass, so that
+                                       a weak coupler can solve rigid particles as fluid (PMS) */
+  VBC_ROWS_PRESSURE_LOAD = 1u << 4  /* boundary_impulses give the whole pressure force on walls
+                                       and bodies, hydrostatic part included (Akinci 2012) */
 };
 
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the

@@ -1,5 +1,6 @@
 /* coupler.c — the generic part of every coupler: blocks, solvers and problems from a stage table,
  * the step skeleton and its report; see coupler.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/body.h"
@@ -86,6 +87,53 @@ static int init_stages(vbc_coupling *c, const vbc_method_group *groups, size_t n
   return VBC_OK;
 }
 
+/* What a block lacking a coupler's body trait can do instead (the pairs that float a box of
+ * half the water's density within 0.02 of Archimedes at l = 0.04: docs/notes/method-status.md). */
+static const char *body_remedy(unsigned need, unsigned have) {
+  if (need == VBC_ROWS_PUSH_BODIES)
+    return have & VBC_ROWS_PRESSURE_LOAD
+               ? "constraint mps (rigid_pressure true) under this coupler, or this block under "
+                 "coupler akinci or pms"
+               : "constraint mps (rigid_pressure true) under this coupler";
+  if (need == VBC_ROWS_WEAK_MASSES) return "constraint mps or sph_density under coupler pms";
+  return "constraint sph_density (or dfsph) under this coupler";
+}
+
+/* With a free body, the fluid block must carry the fluid's load to it the way the coupler needs
+ * (vbc_coupler_type.body_traits): else the body gets no buoyancy and sinks, with exit 0. */
+static int check_body_coupling(vbc_coupling *c, vbc_error *err) {
+  const unsigned need = c->type->body_traits;
+  size_t body = c->sys->nbodies;
+  for (size_t k = 0; k < c->sys->nbodies && body == c->sys->nbodies; ++k)
+    if (vbc_body_movable(&c->sys->bodies[k])) body = k;
+  if (need == 0 || body == c->sys->nbodies) return VBC_OK;
+  for (size_t k = 0; k < c->type->nslots; ++k) {
+    const vbc_block *b = &c->block[k];
+    if (c->type->slots[k].type != NULL || b->type->kind != VBC_BLOCK_FLUID) continue;
+    const unsigned have = b->type->traits ? b->type->traits(b->state) : 0u;
+    if (have & need) continue;
+    const char *what = need == VBC_ROWS_PUSH_BODIES ? "the block's impulses pushing the bodies "
+                                                      "of its rigid particles"
+                       : need == VBC_ROWS_WEAK_MASSES ? "the block solving rigid particles as "
+                                                        "fluid"
+                                                      : "the block's boundary impulses giving "
+                                                        "the whole pressure force";
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->params, "uncoupled_bodies"))) {
+      fprintf(stderr, "vbc: warning: %s: method.uncoupled_bodies: block %s under coupler %s "
+              "gives body %zu no fluid load (the coupler relies on %s)\n", c->file,
+              b->type->name, c->type->name, body, what);
+      continue;
+    }
+    return vbc_error_set(err, VBC_EXIT_INPUT,
+                         "%s: method.fluid.constraint: block %s cannot hold up body %zu under "
+                         "coupler %s, which relies on %s: the body would get no buoyancy and "
+                         "sink. Use %s; or set method.uncoupled_bodies to true for an ablation "
+                         "that wants it", c->file, b->type->name, body, c->type->name, what,
+                         body_remedy(need, have));
+  }
+  return VBC_OK;
+}
+
 int vbc_coupling_init(vbc_coupling *c, const vbc_coupler_type *type, vbc_system *sys,
                       const vbc_method_group *groups, size_t ngroups, const cJSON *params,
                       const char *file, const vbc_step_ops *ops, vbc_error *err) {
@@ -104,6 +152,7 @@ int vbc_coupling_init(vbc_coupling *c, const vbc_coupler_type *type, vbc_system 
   int rc = init_slots(c, groups, ngroups, err);
   if (rc == VBC_OK) rc = init_stages(c, groups, ngroups, err);
   if (rc == VBC_OK && type->alloc && (c->state = type->alloc(c, err)) == NULL) rc = err->code;
+  if (rc == VBC_OK) rc = check_body_coupling(c, err);
   if (rc != VBC_OK) vbc_coupling_free(c);
   return rc;
 }

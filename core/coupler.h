@@ -117,6 +117,12 @@ typedef struct vbc_coupler_type {
    * solves the divergence of v^t before the non-pressure forces act (Bender & Koschier 2015,
    * Algorithm 1; couplers/dfsph.c). */
   size_t stages_before_explicit;
+  /* What the fluid block must report (vbc_block_type.traits: VBC_ROWS_PUSH_BODIES,
+   * VBC_ROWS_WEAK_MASSES or VBC_ROWS_PRESSURE_LOAD) for this coupler to carry the fluid's load,
+   * buoyancy included, to free bodies; 0: the coupler carries it itself. With a free body and a
+   * fluid block without it the set-up refuses the scene, unless method.uncoupled_bodies is true
+   * (an ablation that wants bodies the fluid cannot hold up). */
+  unsigned body_traits;
 } vbc_coupler_type;
 
 /* What the simulation does around the stages (sim/sim.c). */

@@ -107,6 +107,7 @@ const vbc_coupler_type vbc_coupler_akinci = {
     .nslots = VBC_COUNTOF(slots),
     .stages = stages,
     .nstages = VBC_COUNTOF(stages),
+    .body_traits = VBC_ROWS_PRESSURE_LOAD,
     .primary = 0,
     .alloc = akinci_alloc,
     .free = akinci_free,

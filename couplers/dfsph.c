@@ -99,6 +99,7 @@ const vbc_coupler_type vbc_coupler_dfsph = {
     .nslots = VBC_COUNTOF(slots),
     .stages = stages,
     .nstages = VBC_COUNTOF(stages),
+    .body_traits = VBC_ROWS_PRESSURE_LOAD,
     .primary = STAGE_DENSITY,
     .alloc = dfsph_alloc,
     .free = vbc_akinci_free,

@@ -144,6 +144,7 @@ const vbc_coupler_type vbc_coupler_pms = {
     .nslots = VBC_COUNTOF(slots),
     .stages = stages,
     .nstages = VBC_COUNTOF(stages),
+    .body_traits = VBC_ROWS_WEAK_MASSES,
     .primary = 0,
     .alloc = pms_alloc,
     .free = pms_free,

@@ -45,5 +45,6 @@ const vbc_coupler_type vbc_coupler_strong = {
     .nslots = VBC_COUNTOF(slots),
     .stages = stages,
     .nstages = VBC_COUNTOF(stages),
+    .body_traits = VBC_ROWS_PUSH_BODIES,
     .primary = 0,
 };

@@ -206,17 +206,25 @@ int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
                          name);
   }
   const vbc_coupler_type *t = s->coupler;
-  const char *fixed[VBC_MAX_GROUPS + 2] = {"coupler"};
-  for (size_t g = 0; g < t->ngroups; ++g) fixed[g + 1] = t->groups[g].key;
+  const char *fixed[VBC_MAX_GROUPS + 3] = {"coupler", "uncoupled_bodies"};
+  for (size_t g = 0; g < t->ngroups; ++g) fixed[g + 2] = t->groups[g].key;
   const vbc_param_spec *tables[] = {t->params};
   for (cJSON *item = m->child, *next; item; item = next) {
     next = item->next;
     int mine = vbc_param_find(t->params, item->string) || vbc_coupler_group(t, item->string) ||
-               strcmp(item->string, "coupler") == 0;
+               strcmp(item->string, "coupler") == 0 ||
+               strcmp(item->string, "uncoupled_bodies") == 0;
     if (!mine && vbc_registry_method_key_known(s->registry, item->string))
       cJSON_Delete(cJSON_DetachItemViaPointer(m, item));
   }
   if (vbc_scene_module_params(c, m, "method", fixed, tables, 1)) return c->err->code;
+  /* core/coupler.h, body_traits: an ablation's explicit consent to free bodies the fluid block
+   * cannot hold up under this coupler */
+  /* (not written into the resolved scene when absent: it would change every sweep's case ids) */
+  int uncoupled;
+  if (cJSON_GetObjectItemCaseSensitive(m, "uncoupled_bodies") &&
+      vbc_json_bool(c, m, "method", "uncoupled_bodies", 0, &uncoupled))
+    return c->err->code;
   for (size_t g = 0; g < t->ngroups; ++g)
     if (load_group(c, s, m, &t->groups[g], &s->groups[g]) != VBC_OK) return c->err->code;
   s->ngroups = t->ngroups;

@@ -474,7 +474,9 @@ static double mps_error_scale(const void *state, const vbc_system *sys) {
 }
 
 static unsigned mps_traits(const void *state) {
-  return ((const mps_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u;
+  const mps_state *s = state;
+  return (s->equality ? VBC_ROWS_BILATERAL : 0u) | VBC_ROWS_WEAK_MASSES |
+         (s->rigid_pressure ? VBC_ROWS_PUSH_BODIES : 0u);
 }
 
 static double mps_grad(double r, const void *re) { return vbc_mps_dw(r, *(const double *)re); }
