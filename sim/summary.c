@@ -50,10 +50,39 @@ static void add_figure(cJSON *o, const vbc_figure_stats *f, int first_only) {
     cJSON_AddNumberToObject(o, key, f->max);
 }
 
-static cJSON *stage_json(const vbc_stage_stats *g) {
+/* How stage k's solves stop (core/solve.c): the test that judges each block and its tolerance,
+ * so that two solves are compared at the same stopping test. With error_tolerance > 0 a block
+ * with an error measure is judged by its mean constraint error (its error_measure, where the
+ * block has the key), every other block by the relative residual. */
+static cJSON *stopping_json(const vbc_coupling *c, size_t k) {
+  const vbc_solve_control *ctl = &c->solver[k].control;
+  const vbc_problem *pb = &c->problem[k];
+  cJSON *o = cJSON_CreateObject();
+  cJSON *blocks = cJSON_AddObjectToObject(o, "blocks");
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_block *blk = pb->blocks[b];
+    const int by_error = ctl->error_tolerance > 0.0 && blk->type->error_scale != NULL;
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(
+        c->params, c->type->slots[(size_t)(blk - c->block)].group);
+    const cJSON *measure = cJSON_GetObjectItemCaseSensitive(group, "error_measure");
+    char test[96];
+    snprintf(test, sizeof test, "%s", !by_error ? "relative_residual"
+                                      : cJSON_IsString(measure) ? measure->valuestring
+                                                                : "mean_error");
+    cJSON_AddStringToObject(blocks, blk->label ? blk->label : blk->type->name, test);
+  }
+  cJSON_AddNumberToObject(o, "tolerance", ctl->tolerance);
+  cJSON_AddNumberToObject(o, "error_tolerance", ctl->error_tolerance);
+  cJSON_AddNumberToObject(o, "min_iterations", ctl->min_iterations);
+  cJSON_AddNumberToObject(o, "max_iterations", ctl->max_iterations);
+  return o;
+}
+
+static cJSON *stage_json(const vbc_stage_stats *g, const vbc_coupling *c, size_t k) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "label", g->label);
   cJSON_AddStringToObject(o, "solver", g->solver);
+  cJSON_AddItemToObject(o, "stopping", stopping_json(c, k));
   add_solve_figures(o, g);
   cJSON_AddNumberToObject(o, "rows_mean", g->solves ? (double)g->rows_total / (double)g->solves
                                                     : 0.0);
@@ -64,14 +93,15 @@ static cJSON *stage_json(const vbc_stage_stats *g) {
 
 /* The primary stage's figures at the top level (what series.csv, sweeps and figures read), every
  * stage's in `stages`. */
-static cJSON *solver_stats(const vbc_run_stats *st) {
+static cJSON *solver_stats(const vbc_run_stats *st, const vbc_coupling *c) {
   cJSON *s = cJSON_CreateObject();
   const vbc_stage_stats *p = &st->stage[st->primary];
   cJSON_AddStringToObject(s, "constraint", p->constraint);
   cJSON_AddStringToObject(s, "solver", p->solver);
   add_solve_figures(s, p);
   cJSON *stages = cJSON_AddArrayToObject(s, "stages");
-  for (size_t k = 0; k < st->nstages; ++k) cJSON_AddItemToArray(stages, stage_json(&st->stage[k]));
+  for (size_t k = 0; k < st->nstages; ++k)
+    cJSON_AddItemToArray(stages, stage_json(&st->stage[k], c, k));
   return s;
 }
 
@@ -121,7 +151,7 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
   cJSON_AddNumberToObject(root, "peak_memory_mib",
                           getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024.0
                                                               : 0.0);
-  cJSON_AddItemToObject(root, "solver", solver_stats(st));
+  cJSON_AddItemToObject(root, "solver", solver_stats(st, &sim->coupling));
   cJSON_AddItemToObject(root, "timing", vbc_profile_json(st, sim));
   cJSON_AddItemToObject(root, "time_steps", vbc_time_steps_json(&sim->time_steps));
   cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();
