@@ -202,12 +202,18 @@ void expect_bad_input(const char *dir_name, const char *scene_text, const char *
 }
 
 cJSON *run_scene(const char *name, const char *scene, const char *const *sets, int nsets) {
+  return run_scene_method(name, scene, NULL, sets, nsets);
+}
+
+cJSON *run_scene_method(const char *name, const char *scene, const char *method_preset,
+                        const char *const *sets, int nsets) {
   const char *dir = test_dir(name);
   char out[1024];
   snprintf(out, sizeof out, "%s/out", dir);
-  const char *args[32] = {"run", scene, "--out", out, "--quiet", "--threads", "1"};
+  const char *args[36] = {"run", scene, "--out", out, "--quiet", "--threads", "1"};
   int n = 7;
-  for (int i = 0; i < nsets; ++i) args[n++] = "--set", args[n++] = sets[i];
+  if (method_preset) args[n++] = "--method", args[n++] = method_preset;
+  for (int i = 0; i < nsets && n < 34; ++i) args[n++] = "--set", args[n++] = sets[i];
   args[n] = NULL;
   char *err = NULL;
   int rc = run_vbc(args, &err);

@@ -65,6 +65,9 @@ void expect_bad_input(const char *dir_name, const char *scene_text, const char *
 /* `vbc run scene --quiet --threads 1` with each of sets as --set, into test_dir(name)/out; fails
  * the calling test unless it exits 0. Returns its summary.json (cJSON_Delete it). */
 cJSON *run_scene(const char *name, const char *scene, const char *const *sets, int nsets);
+/* The same with `--method preset` before the sets (method_preset NULL: none). */
+cJSON *run_scene_method(const char *name, const char *scene, const char *method_preset,
+                        const char *const *sets, int nsets);
 
 /* Solve one prepared block with a registered solver from its current impulses: relaxation omega,
  * stopping tolerance tol (relative residual) and error_tolerance (0: the residual test only), at

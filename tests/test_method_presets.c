@@ -12,26 +12,12 @@
 
 #define SCENES VBC_SOURCE_DIR "/experiments/scenes/"
 
-/* `vbc run SCENE --method NAME` with sets, a few steps, into a fresh directory: its summary. */
+/* `vbc run SCENE --method NAME` with the sets (NULL-terminated), into a fresh directory. */
 static cJSON *run_preset(const char *name, const char *scene, const char *preset,
                          const char *const *sets) {
-  const char *dir = test_dir(name);
-  char out[1100];
-  snprintf(out, sizeof out, "%s/out", dir);
-  const char *args[32] = {"run", scene, "--method", preset, "--quiet", "--threads", "1",
-                          "--out", out};
-  int n = 9;
-  for (; sets && *sets && n < 30; ++sets) args[n++] = "--set", args[n++] = *sets;
-  args[n] = NULL;
-  char *err = NULL;
-  const int rc = run_vbc(args, &err);
-  cr_assert_eq(rc, 0, "vbc run --method %s: exit %d: %s", preset, rc, err ? err : "");
-  free(err);
-  char path[1200];
-  snprintf(path, sizeof path, "%s/summary.json", out);
-  cJSON *s = read_json(path);
-  cr_assert_not_null(s);
-  return s;
+  int n = 0;
+  while (sets && sets[n]) ++n;
+  return run_scene_method(name, scene, preset, sets, n);
 }
 
 /* The wedge scene ships with the staggered method and its error_tolerance 0.01: under the
