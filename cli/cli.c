@@ -17,7 +17,8 @@
 #include "experiments/runner/sweep.h"
 
 static const char usage[] =
-    "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"
+    "usage: vbc run SCENE.json [--method NAME] [--set KEY=VALUE]... [--out DIR] [--threads N]\n"
+    "               [--quiet]\n"
     "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
     "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"
     "               [--profile] [--max-particles N]\n"
