@@ -107,7 +107,7 @@ static void push_bodies(vbc_coupling *c, int slot) {
 
 /* The vertical force (y) the bodies took from the block in `slot` this step, summed over the
  * bodies: a stage figure (body_force_y), so that the loads of p^d (eq. 23, Alg. 1 line 5) and
- * p^v (eq. 28) on a body can be told apart (docs/staggered.md, "The body's weight"). */
+ * p^v (eq. 28) on a body can be told apart (docs/notes/staggered-journal.md, "The body's weight"). */
 static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error *err) {
   const vbc_system *sys = c->sys;
   const vbc_block *blk = &c->block[slot];
