@@ -30,7 +30,7 @@
  * and h du^v, and the advection's h u^{t+1} completes h (u* + du^d). `kept`, the form first
  * shipped, keeps the pre-pass's move, so the advection adds h du^d a second time and du^v too;
  * `once` takes back only the pre-pass's move (the step moves by h u^{t+1}: the pre-pass's density
- * correction is projected away and the water loses volume). docs/staggered.md has the
+ * correction is projected away and the water loses volume). docs/notes/staggered-journal.md has the
  * measurements.
  *
  * Two-way coupling: after the pre-pass every free or pinned body takes the reaction to the p^d
