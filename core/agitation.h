@@ -1,5 +1,5 @@
 /* agitation.h — random displacements that keep a particle packing from jamming (vbc's own
- * option, not a paper's; docs/benchmarks.md, "The band's mechanism").
+ * option, not a paper's; docs/notes/benchmarks-journal.md, "The band's mechanism").
  *
  * A fluid of particles at rest can hold shear stress as a granular packing does: a floating box
  * then comes to rest anywhere in a band of depths instead of at Archimedes' draft. Moving every

@@ -30,7 +30,7 @@
  * and h du^v, and the advection's h u^{t+1} completes h (u* + du^d). `kept`, the form first
  * shipped, keeps the pre-pass's move, so the advection adds h du^d a second time and du^v too;
  * `once` takes back only the pre-pass's move (the step moves by h u^{t+1}: the pre-pass's density
- * correction is projected away and the water loses volume). docs/staggered.md has the
+ * correction is projected away and the water loses volume). docs/notes/staggered-journal.md has the
  * measurements.
  *
  * Two-way coupling: after the pre-pass every free or pinned body takes the reaction to the p^d
@@ -107,7 +107,7 @@ static void push_bodies(vbc_coupling *c, int slot) {
 
 /* The vertical force (y) the bodies took from the block in `slot` this step, summed over the
  * bodies: a stage figure (body_force_y), so that the loads of p^d (eq. 23, Alg. 1 line 5) and
- * p^v (eq. 28) on a body can be told apart (docs/staggered.md, "The body's weight"). */
+ * p^v (eq. 28) on a body can be told apart (docs/notes/staggered-journal.md, "The body's weight"). */
 static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error *err) {
   const vbc_system *sys = c->sys;
   const vbc_block *blk = &c->block[slot];

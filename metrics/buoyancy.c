@@ -30,7 +30,7 @@
  * The water's own density. Archimedes holds for the density the fluid actually has, and a
  * particle fluid need not keep its nominal rho: MPS-LCP holds the number density n_i at n0
  * (eq. 6), and at r_e/l = 2.1 a packing denser than the square lattice has that n0 too
- * (docs/benchmarks.md, "Why the MPS boxes float high"). fluid_density_ratio is mass over volume,
+ * (docs/notes/benchmarks-journal.md, "Why the MPS boxes float high"). fluid_density_ratio is mass over volume,
  * divided by rho: the fluid's mass N_f rho l^d over the volume inside the first tank of the
  * scene below the measured free surface y_s, minus the body's submerged volume (the ratio above
  * times N_B l^d):
@@ -45,7 +45,7 @@
  *
  * Pressure under and beside the body. A fluid at rest carries no shear stress, so at one depth
  * its pressure is the same under the body and beside it; a particle packing at rest can hold a
- * little (docs/benchmarks.md, "Why the MPS boxes float high"), and then a body rests at depths
+ * little (docs/notes/benchmarks-journal.md, "Why the MPS boxes float high"), and then a body rests at depths
  * that differ from Archimedes'. pressure_under_body is the mean smoothed pressure of the fluid
  * particles between 2.5 l and 4.5 l below the body's lowest particle and more than 3 l inside its
  * horizontal extent (its particles' x, and z in 3D); pressure_beside_body the same over the

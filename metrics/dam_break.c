@@ -25,7 +25,7 @@
  *     for the gate's opening time in the experiment do (e.g. Lethe's example). Martin & Moyce's
  *     column was released by a diaphragm, whose opening delays the measured front by an amount
  *     they do not give; every simulation of an instantaneous release leads their points, by more
- *     the finer it is (docs/benchmarks.md). The headline errors are those at T_0 = time_shift
+ *     the finer it is (docs/notes/benchmarks-journal.md). The headline errors are those at T_0 = time_shift
  *     (t = 0 at release unless shifted by hand). With `fit_time_shift` an origin is also fitted,
  *     and fitted on one part of the data only: T_0 in [time_shift, time_shift + FIT_RANGE] (a
  *     delay of the experiment, never an advance), on a grid of FIT_STEP, minimising the mean

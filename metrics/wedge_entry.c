@@ -22,7 +22,7 @@
  * 0.5 m, drop-rig mass 241 kg), as digitised by eye (+-0.05 m/s) in Ryu0523/rowbot_sim,
  * studies/exp_slam_wedge.py (commit c55e5bd0dfd68bfdd65876f20d654c73d4546465), arrays T_V and
  * V_MEAS. The same source's force on the 0.2 m measuring section (Fig. 15a) peaks at 5150 N at
- * t = 0.0145 s, 25.75 kN per metre (docs/benchmarks.md compares).
+ * t = 0.0145 s, 25.75 kN per metre (docs/notes/benchmarks-journal.md compares).
  *
  * The 2D reference. The same figure gives Zhao et al.'s fully nonlinear 2D theory for the force on
  * the section (6650 N peak, 33.3 kN/m; the measured force is lower, the section being part of a
@@ -36,7 +36,7 @@
  *
  * Scoring: a 2D scene is a 2D simulation, so its primary figure is theory_velocity_error_mean
  * (against Zhao et al.'s 2D theory), velocity_error_mean (the 1 m model, which has end effects)
- * second; a 3D scene of the model is scored against the experiment (docs/benchmarks.md).
+ * second; a 3D scene of the model is scored against the experiment (docs/notes/benchmarks-journal.md).
  *
  * Any wedge: the momentum estimate of von Kármán (1929) and Wagner (1932) up to chine wetting
  * (wedge_wagner.h), from the wedge's deadrise and breadth (read off the `wedge` shape's polygon:

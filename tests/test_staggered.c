@@ -418,7 +418,7 @@ static double target_norm(const vbc_rows *r) {
 /* He's projection is not idempotent. p^v removes eq. 10's divergence of the staggered
  * velocities to round-off, but the particles take the remap of those changes (eq. 15-19) and
  * eq. 8 builds the next staggered velocities from the particles, so at the very same positions
- * part of the divergence is back (docs/staggered.md, "The force on a moving body grows as
+ * part of the divergence is back (docs/notes/staggered-journal.md, "The force on a moving body grows as
  * 1/h"). Shaken tank (0.1 l), random velocities up to 1 m/s, cg to 1e-12: the rows' divergence
  * (L2) after the remap is 0.594 of what the solve removed with the normalised remap, 0.772 with
  * eq. 19's literal one. */

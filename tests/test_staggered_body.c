@@ -124,7 +124,7 @@ Test(staggered_body, the_box_moves_only_through_the_fluid) {
  * particles moved, which at rest is the layer below hanging on it (measured -17 N/m); pressure
  * adds the p^v of the fluid next to it (measured 299 N/m, 1.06 Archimedes; 1.01 over 0.25-0.5
  * s). Under prepass_move kept: under alg1 (the default) the pre-pass carries the water and the
- * pressure load gives 0.73 of Archimedes over 0.25-0.5 s (docs/staggered.md). */
+ * pressure load gives 0.73 of Archimedes over 0.25-0.5 s (docs/notes/staggered-journal.md). */
 static const char held_in_water[] =
     "{\"dim\": 2, \"spacing\": 0.01, \"time\": {\"dt\": 0.0025, \"end\": 0.3},\n"
     " \"gravity\": [0.0, -9.80665],\n"
@@ -162,7 +162,7 @@ Test(staggered_body, only_the_pressure_load_carries_a_held_box_like_archimedes) 
  * 0.032); at 0.3 s the box is 11 mm low (0.389 m: the water is compressed while the pre-pass takes
  * up its weight; 0.397 under kept). Eq. 28's momentum load lets it sink, to 0.240 m by 0.3 s
  * (kept: 0.225; pressure, which imposes the body's velocity after its gravity kick, makes it bob:
- * docs/staggered.md). */
+ * docs/notes/staggered-journal.md). */
 static const char *const free_at_draft[] = {
     "bodies.0.motion=\"free\"", "bodies.0.density_ratio=0.5", "time.end=0.3", "spacing=0.02",
     "benchmark={\"type\": \"buoyancy\", \"body\": 0}", NULL};

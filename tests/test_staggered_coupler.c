@@ -75,7 +75,7 @@ Test(staggered_coupler, group_defaults_apply_to_the_default_solver_only, .timeou
 /* The coarse dam break (l = 0.02 m, 0.3 s). He's equality system (cg) holds the column together
  * with negative pressure next to the free surface: measured final front Z = 2.04 (prepass_move
  * alg1, the default; 2.25 under kept); with p^v >= 0 (unilateral, mprgp) Z = 3.76 (kept: 4.06),
- * near the MPS-LCP's 4.16 (docs/staggered.md). */
+ * near the MPS-LCP's 4.16 (docs/notes/staggered-journal.md). */
 Test(staggered_coupler, dam_break_equality_lags_unilateral_runs, .timeout = 300) {
   cJSON *s = run_scene("stag_coupler_dam_eq", source_path(DAM),
                        SETS("spacing=0.02", "time.end=0.3", "method.coupler=staggered",

@@ -42,7 +42,7 @@ Test(staggered_pd, the_stage_loads_add_up_to_the_recorded_load, .timeout = 60) {
 
 /* Over 0.5-1 s (l = 0.02): p^d restarted from zero each step (He's three iterations, the
  * default) gives the box 0.75 of Archimedes, p^d kept over steps (warm start, factor 0.8) 1.01
- * (measured; docs/staggered.md, "The body's weight"). */
+ * (measured; docs/notes/staggered-journal.md, "The body's weight"). */
 Test(staggered_pd, p_d_held_over_steps_carries_archimedes, .timeout = 60) {
   const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
   cJSON *s = held("spd_restart", SETS("benchmark.from=0.5", "time.end=1.0"), 2);

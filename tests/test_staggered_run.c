@@ -134,7 +134,7 @@ Test(staggered_run, error_tolerance_is_hes_E, .timeout = 120) {
  * l = 0.04 m under Algorithm 1 (coupler staggered, cg with SSOR), 0.2 s: pressure_error_raw /
  * smoothed 0.0563 / 0.0578 on the particles, 0.0120 / 0.0140 at the interface (0.0119 / 0.0139
  * with the asymmetry normal); at l = 0.02 and 1 s 0.031 / 0.031 and 0.0070 / 0.0075
- * (docs/staggered.md). Under prepass_move kept, where the option was measured: under alg1 (the
+ * (docs/notes/staggered-journal.md). Under prepass_move kept, where the option was measured: under alg1 (the
  * default) the pre-pass carries most of the column and He's form has 0.036 at l = 0.04. */
 static double hydro_error(const char *name, const char *surface_pressure, double *smoothed) {
   char set[128];
@@ -194,7 +194,7 @@ static double series_max_speed(const char *name) {
  * 0-5 s, largest speed of series.csv / highest free_surface_height: fitted normal (the default)
  * 0.0083 m/s / 0.6007 m; asymmetry direction 0.038 m/s / 0.6016 m (the water 2.8 mm high by 6 s);
  * He's p = 0 on the particles 0.011 m/s / 0.6004 m. Under prepass_move kept, as measured; under
- * alg1 (the default) the fitted normal gives 0.039 m/s (not analysed yet: docs/staggered.md). */
+ * alg1 (the default) the fitted normal gives 0.039 m/s (not analysed yet: docs/notes/staggered-journal.md). */
 static double interface_run(const char *name, const char *fit_radius, double *height) {
   char set[128];
   snprintf(set, sizeof set, "method.fluid.surface_fit_radius=%s", fit_radius);

@@ -268,7 +268,7 @@ Test(sweep_run, a_killed_sweep_leaves_incomplete_cases_and_a_restart_completes_t
 
 Test(sweep_run, one_failed_case_is_recorded_and_the_others_finish) {
   const char *dir = test_dir("sweep_failure");
-  /* relaxed Jacobi with omega = 0.5 diverges on the MPS rows of this tank (docs/benchmarks.md) */
+  /* relaxed Jacobi with omega = 0.5 diverges on the MPS rows of this tank (docs/notes/solver-findings.md) */
   const char *spec = spec_file(dir, "\"set\": {\"spacing\": 0.04, \"time.dt\": 0.002, "
       "\"time.end\": 0.04, \"method.fluid.omega\": 0.5},"
       "\"vary\": {\"method.fluid.solver\": [\"jacobi\", \"pgs\"]}");

@@ -171,7 +171,7 @@ Test(wedge_entry, the_scene_runs_a_few_steps) {
 /* The energy check on the shipped wedge at l = 0.02 m over the whole 0.025 s: with the p^v solve
  * converged (relative residual 1e-2, E test off) and the whole pressure on the body, the water
  * ends with less energy than the wedge gave up (measured 0.509 under prepass_move alg1, the
- * default; 0.595 under kept; docs/staggered.md, "Energy"). */
+ * default; 0.595 under kept; docs/notes/staggered-journal.md, "Energy"). */
 Test(wedge_entry, a_converged_solve_with_the_whole_pressure_creates_no_energy) {
   cJSON *s = run_scene("wedge_energy", source_path("experiments/scenes/wedge_entry.json"),
                        SETS("spacing=0.02", "method.fluid.error_tolerance=0",

@@ -53,7 +53,7 @@
  *
  * divergence = relative (not He's) sums (v_{i-j} - v_i) . n_ij instead of eq. 10's v_{i-j} . n_ij:
  * the same on a full symmetric neighbourhood, zero for a uniform flow where the neighbourhood is
- * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/staggered.md). Eq. 10 is
+ * one-sided (next to a free surface eq. 10 brakes a sliding slug; docs/notes/staggered-journal.md). Eq. 10 is
  * not zero for a particle moving through a neighbourhood that is not symmetric (any flow's
  * disorder), and that divergence does not shrink with h, so in a flow the p^v solve removes about
  * the same divergence every step and the force it exerts grows as 1/h; the relative form removes
@@ -65,7 +65,7 @@
  * system pulls with negative pressure wherever the predicted field would expand, next to the
  * free surface too; on vbc's coarse dam break that holds the column together (final front
  * Z = 2.25 against 4.16 for the MPS-LCP at t = 0.3 s under the staggered coupler), p^v >= 0
- * lets it go (Z = 4.06; docs/staggered.md).
+ * lets it go (Z = 4.06; docs/notes/staggered-journal.md).
  *
  * Written back: p_i = lambda_i / h (0 on the surface and on solids; under surface_pressure
  * interface the surface particles' extrapolations, staggered_surface.c) and the Shepard-smoothed
@@ -86,7 +86,7 @@
  *
  * body_load (not He's; default momentum, the above). That reaction is only the momentum the
  * solid's condition moved: a body at rest in water at rest takes nothing from it but the weight
- * of the layer below hanging on it, so a floating body sinks (docs/staggered.md). `pressure`
+ * of the layer below hanging on it, so a floating body sinks (docs/notes/staggered-journal.md). `pressure`
  * gives it instead the p^v of its fluid neighbours, d V_{i-j} h p_i / r_ij along n^s on each
  * fluid-solid staggered particle (staggered_remap.c): a held box takes 1.01-1.06 of Archimedes'
  * load at l = 0.01 (the test), but momentum is then no longer exchanged pair by pair; `both`

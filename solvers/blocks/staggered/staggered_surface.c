@@ -32,7 +32,7 @@
  * surface_pressure = interface (not He's; the default holds p = 0 on the surface particles).
  * A surface particle stands for the cell around it, so the free surface lies about l/2 beyond
  * it (where the hydrostatic benchmark measures it), and p = 0 on the particle puts every
- * pressure rho g l/2 low (docs/staggered.md). With the option p = 0 sits at d = interface_depth
+ * pressure rho g l/2 low (docs/notes/staggered-journal.md). With the option p = 0 sits at d = interface_depth
  * beyond the surface particle s along its outward normal -n_s (n_s: eq. 25's asymmetry sum,
  * solids included, unit), and s holds the pressure of its row neighbour i extrapolated linearly
  * to it, as a ghost-fluid boundary does (Gibou, Fedkiw, Cheng & Kang, J. Comput. Phys. 176,
@@ -45,7 +45,7 @@
  * frames read.
  * The normal n_s: eq. 25's asymmetry direction tilts whenever the surface layer's particles step
  * sideways, the shares and so the rows' pressures follow it, and on still water a surface mode
- * grew from 1-2 s (docs/staggered.md). With surface_fit_radius > 0, n_s is instead the normal of
+ * grew from 1-2 s (docs/notes/staggered-journal.md). With surface_fit_radius > 0, n_s is instead the normal of
  * the least-squares line (plane) through the surface particles within that radius, s included,
  * equal weights (the smallest principal direction of their scatter), oriented into the fluid by
  * the asymmetry direction; sideways steps within the layer leave it unchanged. Where the fit is
