@@ -174,7 +174,16 @@ static int solve_stage(vbc_coupling *c, size_t s, vbc_stage_report *r, vbc_error
     c->report->traced = pb; /* before the solve: a failed solve's trace is written too */
     trace = c->report->trace;
   }
-  if (vbc_solve(&c->solver[s], pb, &r->result, trace, err) != VBC_OK) return err->code;
+  if (vbc_solve(&c->solver[s], pb, &r->result, trace, err) != VBC_OK) {
+    /* which stage and solver failed: a message from inside a solver names neither */
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err->message);
+    const int code = err->code;
+    vbc_error_clear(err);
+    return vbc_error_set(err, code, "stage %s of coupler %s (method.%s.solver %s): %s",
+                         st->label, c->type->name, st->solver_group, c->solver[s].type->name,
+                         msg);
+  }
   t0 = vbc_now();
   vbc_problem_finish(pb);
   r->prepare_seconds += vbc_now() - t0;

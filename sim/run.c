@@ -160,6 +160,28 @@ static int observe(loop *L, vbc_error *err) {
 
 /* A replayed solve that fails keeps its trace up to the failure: with --from-state the divergence
  * of a scheme is the curve one wants to see. */
+/* A particle that leaves the domain at 1e25 m/s is the symptom; a solve of the step whose
+ * residual ended above where it started is the cause, and the message says so first. */
+static void name_divergence(const vbc_step_report *rep, vbc_error *err) {
+  for (size_t s = 0; s < rep->nstages; ++s) {
+    const vbc_stage_report *r = &rep->stage[s];
+    const vbc_solve_result *res = &r->result;
+    if (!r->solved || !(res->residual_ref > 0.0) || !(res->residual > res->residual_ref)) continue;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err->message);
+    const int code = err->code;
+    vbc_error_clear(err);
+    vbc_error_set(err, code, "stage %s: %s diverged (its residual ended %.3g times where it "
+                  "started, after %d iterations)%s; then: %s", r->label, r->solver->name,
+                  res->residual / res->residual_ref, res->iterations,
+                  r->solver->relaxation_key ? ": lower its relaxation (vbc validate says the "
+                                              "lattice bound) or use pgs"
+                                            : "",
+                  msg);
+    return;
+  }
+}
+
 static int step_failed(loop *L, const vbc_step_report *rep, vbc_error *err) {
   vbc_sim *sim = &L->sim;
   if (L->opt->from_state && rep->traced) {
@@ -203,7 +225,6 @@ static void exact_reference_note(loop *L) {
 /* The first solve of a stage that stops at its iteration cap is said at once (summary.json counts
  * every such solve per stage). */
 static void warn_iteration_cap(loop *L, const vbc_step_report *rep) {
-  if (L->progress.mode == VBC_PROGRESS_OFF) return;
   for (size_t s = 0; s < rep->nstages; ++s) {
     const vbc_stage_report *r = &rep->stage[s];
     const vbc_stage_stats *g = &L->stats.stage[s];
@@ -244,7 +265,10 @@ static int one_step(loop *L, vbc_error *err) {
   vbc_time_steps_add(&sim->time_steps, sim->sys.dt);
   vbc_run_stats *st = &L->stats;
   double t0 = vbc_now();
-  if (vbc_sim_check(sim, err) != VBC_OK) return step_failed(L, rep, err);
+  if (vbc_sim_check(sim, err) != VBC_OK) {
+    name_divergence(rep, err);
+    return step_failed(L, rep, err);
+  }
   st->steps_run++;
   if (vbc_run_stats_add(st, rep, err) != VBC_OK) return err->code;
   warn_iteration_cap(L, rep);

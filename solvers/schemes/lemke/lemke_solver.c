@@ -159,8 +159,14 @@ static int lemke_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   s->solved = 1;
   if (s->last.status != VBC_LEMKE_SOLVED)
     return vbc_error_set(err, VBC_EXIT_FAILED,
-                         "lemke: %s after %ld pivots on an LCP of %zu rows (error %.3g)",
-                         vbc_lemke_status_name(s->last.status), s->last.pivots, n, s->last.error);
+                         "lemke: %s after %ld pivots on an LCP of %zu rows (error %.3g)%s",
+                         vbc_lemke_status_name(s->last.status), s->last.pivots, n, s->last.error,
+                         s->last.status == VBC_LEMKE_RAY
+                             ? ": a ray (the LCP has no solution Lemke's method can reach, as "
+                               "when bodies interpenetrate or a pin fights a contact); try a "
+                               "smaller time.dt, contact.alpha > 0 to push overlaps apart, or "
+                               "pgs for the contacts"
+                             : "");
   /* total impulses -> changes, applied block by block (rows.scratch is the solver's) */
   for (size_t b = 0; b < pb->nblocks; ++b)
     for (size_t k = 0; k < pb->blocks[b]->rows.n; ++k) pb->blocks[b]->rows.scratch[k] = 0.0;
