@@ -96,6 +96,27 @@ static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
   return VBC_OK;
 }
 
+/* The grid's extent: cells of size `cell` per axis over [lo, hi], 1 on axes beyond dim. */
+static double cells_over(vbc_vec lo, vbc_vec hi, int dim, double cell, size_t n, double nc[3]) {
+  double ncells = 1.0;
+  for (int a = 0; a < 3; ++a) {
+    double extent = vbc_vec_get(hi, a) - vbc_vec_get(lo, a);
+    nc[a] = (a < dim && n > 0) ? floor(extent / cell) + 1.0 : 1.0;
+    ncells *= nc[a];
+  }
+  return ncells;
+}
+
+static double cells_limit(size_t n) { return (double)VBC_MAX_CELLS_PER_PARTICLE * (double)n + 1e6; }
+
+double vbc_grid_cells_spanned(const vbc_vec *pos, size_t n, int dim, double cell, double *limit) {
+  vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_zero();
+  double nc[3];
+  *limit = cells_limit(n);
+  if (n > 0 && !bounding_box(pos, n, &lo, &hi)) return INFINITY;
+  return cells_over(lo, hi, dim, cell, n, nc);
+}
+
 int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
                    vbc_error *err) {
   vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_zero();
@@ -107,14 +128,10 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
   g->cell = cell;
   g->lo = lo;
   g->n = n;
-  double ncells = 1.0, nc[3];
-  for (int a = 0; a < 3; ++a) {
-    double extent = vbc_vec_get(hi, a) - vbc_vec_get(lo, a);
-    nc[a] = (a < dim && n > 0) ? floor(extent / cell) + 1.0 : 1.0;
-    ncells *= nc[a];
-  }
+  double nc[3];
+  const double ncells = cells_over(lo, hi, dim, cell, n, nc);
   /* checked before any count becomes a long (found by fuzz/state.c: a position of 1e208) */
-  if (!(ncells <= (double)VBC_MAX_CELLS_PER_PARTICLE * (double)n + 1e6))
+  if (!(ncells <= cells_limit(n)))
     return vbc_error_set(err, VBC_EXIT_FAILED,
                          "neighbour search: particles spread over %.3g cells", ncells);
   for (int a = 0; a < 3; ++a) g->nc[a] = (long)nc[a];

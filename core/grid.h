@@ -74,6 +74,11 @@ typedef struct vbc_colouring {
   size_t cap_groups, cap_rows;
 } vbc_colouring;
 
+/* How many cells of size `cell` the bounding box of pos spans, and in *limit the most that
+ * vbc_grid_build accepts for n particles (beyond it the particles are scattered over a huge
+ * region and the build fails): a set-up can refuse such a scene before anything runs. */
+double vbc_grid_cells_spanned(const vbc_vec *pos, size_t n, int dim, double cell, double *limit);
+
 int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
                    vbc_error *err);
 void vbc_grid_free(vbc_grid *g);

@@ -33,6 +33,47 @@ static void default_domain(vbc_sim *sim) {
   sim->domain_max = hi;
 }
 
+/* A body placed far from the rest (a coordinate off by a factor of a thousand) spreads the
+ * particles over more neighbour-grid cells than the grid takes: bad input naming the body that
+ * lies farthest from the others, before anything runs, instead of a failed neighbour search. */
+static int check_spread(vbc_sim *sim, vbc_error *err) {
+  const vbc_particles *p = &sim->particles;
+  const double l = sim->sys.spacing;
+  double limit, cells = vbc_grid_cells_spanned(p->pos, p->n, sim->sys.dim, l, &limit);
+  if (cells <= limit) return VBC_OK;
+  /* the particles that are no body's, and each body's distance from their box */
+  vbc_vec lo = vbc_vec_make(INFINITY, INFINITY, INFINITY), hi = vbc_vec_scale(lo, -1.0);
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] != VBC_RIGID)
+      for (int a = 0; a < 3; ++a) {
+        vbc_vec_set(&lo, a, fmin(vbc_vec_get(lo, a), vbc_vec_get(p->pos[i], a)));
+        vbc_vec_set(&hi, a, fmax(vbc_vec_get(hi, a), vbc_vec_get(p->pos[i], a)));
+      }
+  size_t worst = sim->sys.nbodies;
+  double far = -1.0;
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_RIGID) continue;
+    double d = 0.0;
+    for (int a = 0; a < sim->sys.dim; ++a) {
+      const double x = vbc_vec_get(p->pos[i], a);
+      d = fmax(d, fmax(vbc_vec_get(lo, a) - x, x - vbc_vec_get(hi, a)));
+    }
+    if (d > far) far = d, worst = p->body[i];
+  }
+  if (worst < sim->sys.nbodies && far > 0.0)
+    return vbc_error_set(err, VBC_EXIT_INPUT,
+                         "%s: bodies.%zu: expected a body near the rest of the scene, got one "
+                         "%.3g m outside the box of the fluid and walls ([%g, %g] x [%g, %g]): "
+                         "the particles would span %.3g neighbour-grid cells of %g m, more than "
+                         "the %.3g the grid takes; check its coordinates",
+                         sim->scene->file, worst, far, vbc_vec_get(lo, 0), vbc_vec_get(hi, 0),
+                         vbc_vec_get(lo, 1), vbc_vec_get(hi, 1), cells, l, limit);
+  return vbc_error_set(err, VBC_EXIT_INPUT,
+                       "%s: geometry: expected the scene's shapes near each other, got particles "
+                       "spanning %.3g neighbour-grid cells of %g m, more than the %.3g the grid "
+                       "takes; check the shapes' coordinates", sim->scene->file, cells, l, limit);
+}
+
 /* Overlapping shapes put particles on top of each other: refuse them as bad input. Lattices
  * offset by exactly l/2 count as overlapping (the 1e-6 keeps that independent of round-off). */
 static int check_overlaps(vbc_sim *sim, vbc_error *err) {
@@ -175,7 +216,7 @@ int vbc_sim_init(vbc_sim *sim, const vbc_scene *scene, vbc_error *err) {
     if (sim->wall_normal == NULL) return err->code;
   }
   if (init_bodies(sim, err) != VBC_OK) return err->code;
-  if (check_overlaps(sim, err) != VBC_OK) return err->code;
+  if (check_spread(sim, err) != VBC_OK || check_overlaps(sim, err) != VBC_OK) return err->code;
   const vbc_step_ops ops = {step_neighbours, step_explicit, step_advect, sim};
   if (vbc_coupling_init(&sim->coupling, scene->coupler, sys, scene->groups, scene->ngroups,
                         scene->method, scene->file, &ops, err) != VBC_OK)

@@ -31,3 +31,13 @@ Test(failure_messages, the_iteration_cap_is_reported_under_quiet) {
   cr_assert(err && strstr(err, "stopped at max_iterations (1)"), "%s", err ? err : "(nothing)");
   free(err);
 }
+
+/* A body 500 km above the tank: the particles would span more grid cells than the neighbour
+ * search takes. Bad input naming the body, from validate and from run alike. */
+Test(failure_messages, a_body_far_from_the_scene_is_bad_input) {
+  expect_bad_input("fm_far", base_scene,
+                   SETS("bodies=[{\"shape\": {\"type\": \"box\", \"min\": [0.1, 500000], "
+                        "\"max\": [0.2, 500000.1]}, \"motion\": \"free\", \"density_ratio\": 0.5}]"),
+                   FRAGMENTS("bodies.0", "outside the box of the fluid and walls",
+                             "check its coordinates"));
+}
