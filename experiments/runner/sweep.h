@@ -107,6 +107,7 @@ typedef struct vbc_sweep_case {
   int is_state;             /* the case that dumps the frozen state (from_state {"step"}) */
   vbc_case_state state;
   char message[512];        /* why it failed */
+  double t_end;             /* the scene's time.end [s] (the progress lines' end) */
 } vbc_sweep_case;
 
 typedef struct vbc_sweep {
@@ -118,11 +119,18 @@ typedef struct vbc_sweep {
   char state_file[1200];    /* the file every case replays, "" without from_state */
   const char *const *known_metrics; /* the base scene's benchmark metrics and the run's figures */
   size_t nknown;
+  int threads;              /* --threads N: every case's OpenMP threads (0: the default: one each
+                               when cases run side by side, else all cores) */
+  double progress_seconds;  /* a progress line per running case at least this often (0: none) */
+  int quiet;                /* --quiet: no progress lines */
 } vbc_sweep;
 
 /* Expand the spec into cases (loading every case's scene, so a bad key or value stops here with
- * exit 2), compute their ids and check metrics and plots against what the scene can produce. */
+ * exit 2), compute their ids and check metrics and plots against what the scene can produce:
+ * vbc_sweep_expand_cases, then vbc_sweep_check_metrics. */
 int vbc_sweep_expand(vbc_sweep *sw, vbc_error *err);
+int vbc_sweep_expand_cases(vbc_sweep *sw, vbc_error *err);
+int vbc_sweep_check_metrics(const vbc_sweep *sw, vbc_error *err);
 void vbc_sweep_free(vbc_sweep *sw);
 
 /* The id of a resolved scene: 12 hex digits of a 64-bit FNV-1a hash of its canonical text

@@ -116,6 +116,19 @@ static void curve(plot_job *J, const char *spec, const char *title) {
   J->curves++;
 }
 
+/* A number of a .dat file: a missing value (an empty cell, nan in a case's CSV) is NaN, which
+ * the script declares missing (vbc_gp_head); anything else as the file had it. */
+static void dat_cell(FILE *dat, const char *cell, const char *sep) {
+  char *end;
+  const double v = strtod(cell, &end);
+  fprintf(dat, "%s%s", sep, end == cell || isnan(v) ? "NaN" : cell);
+}
+
+static void dat_number(FILE *dat, double v, const char *sep) {
+  if (isnan(v)) fprintf(dat, "%sNaN", sep);
+  else fprintf(dat, "%s%.10g", sep, v);
+}
+
 static void begin_block(plot_job *J, const char *comment) {
   if (J->blocks++) fprintf(J->dat, "\n\n");
   fprintf(J->dat, "# %s\n", comment);
@@ -200,10 +213,11 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
     for (const char *s = pts[i].label; *s; ++s)
       label[n++] = *s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s;
     label[n] = '\0';
-    fprintf(J->dat, "%.10g \"%s\"", pts[i].x, label);
+    dat_number(J->dat, pts[i].x, "");
+    fprintf(J->dat, " \"%s\"", label);
     for (size_t j = 0; j < ny; ++j) {
       val[i * ny + j] = vbc_sweep_case_metric(summary, J->pl->y[j]);
-      fprintf(J->dat, " %.10g", val[i * ny + j]);
+      dat_number(J->dat, val[i * ny + j], " ");
     }
     fputc('\n', J->dat);
     cJSON_Delete(summary);
@@ -274,7 +288,7 @@ static int series_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err) {
   case_title(J, c, title, sizeof title);
   begin_block(J, title);
   for (size_t r = 0; r < t.nrows; ++r) {
-    for (int j = 0; j <= ny; ++j) fprintf(J->dat, "%s%s", j ? " " : "", vbc_table_cell(&t, r, cols[j]));
+    for (int j = 0; j <= ny; ++j) dat_cell(J->dat, vbc_table_cell(&t, r, cols[j]), j ? " " : "");
     fputc('\n', J->dat);
   }
   vbc_table_free(&t);
@@ -325,7 +339,9 @@ static int convergence_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err
     if ((long)vbc_table_number(&t, r, col[0]) != step || strcmp(vbc_table_cell(&t, r, col[1]), block) ||
         vbc_table_cell(&t, r, col[3])[0] == '\0') /* mean_error is empty without a measure */
       continue;
-    fprintf(J->dat, "%s %s\n", vbc_table_cell(&t, r, col[4]), vbc_table_cell(&t, r, col[3]));
+    dat_cell(J->dat, vbc_table_cell(&t, r, col[4]), "");
+    dat_cell(J->dat, vbc_table_cell(&t, r, col[3]), " ");
+    fputc('\n', J->dat);
     rows++;
   }
   vbc_table_free(&t);
@@ -366,8 +382,11 @@ static int reference(plot_job *J, size_t k, vbc_error *err) {
   if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return vbc_table_free(&t), err->code;
   char from[1100];
   fprintf(f.f, "# from %s\n", vbc_gp_comment(r->file, from, sizeof from));
-  for (size_t i = 0; i < t.nrows; ++i)
-    fprintf(f.f, "%s %s\n", vbc_table_cell(&t, i, cx), vbc_table_cell(&t, i, cy));
+  for (size_t i = 0; i < t.nrows; ++i) {
+    dat_cell(f.f, vbc_table_cell(&t, i, cx), "");
+    dat_cell(f.f, vbc_table_cell(&t, i, cy), " ");
+    fputc('\n', f.f);
+  }
   vbc_table_free(&t);
   if (vbc_file_commit(&f, err) != VBC_OK) return err->code;
   /* open circle, square, triangle, diamond: references told apart in black and white */
@@ -382,9 +401,17 @@ static int reference(plot_job *J, size_t k, vbc_error *err) {
   return VBC_OK;
 }
 
-static const char *default_ylabel(const vbc_sweep_plot *pl) {
-  if (pl->kind == VBC_PLOT_CONVERGENCE) return "relative residual";
-  return pl->ny == 1 ? pl->y[0] : "value";
+/* The y axis: the one name drawn (relative_residual when a convergence plot names none), or
+ * "value", with the unit the names share when they share one (vbc_gp_head adds a name's). */
+static const char *default_ylabel(const vbc_sweep_plot *pl, char *buf, size_t size) {
+  if (pl->kind == VBC_PLOT_CONVERGENCE) return pl->ny ? pl->y[0] : "relative_residual";
+  if (pl->ny == 1) return pl->y[0];
+  const char *unit = vbc_gp_unit(pl->y[0]);
+  for (size_t j = 1; unit && j < pl->ny; ++j)
+    if (vbc_gp_unit(pl->y[j]) == NULL || strcmp(vbc_gp_unit(pl->y[j]), unit) != 0) unit = NULL;
+  if (unit) snprintf(buf, size, "value [%s]", unit);
+  else snprintf(buf, size, "value");
+  return buf;
 }
 
 /* Write NAME.dat and NAME.gp of one data plot. */
@@ -404,7 +431,9 @@ static int data_plot(plot_job *J, vbc_error *err) {
   if (J->cmd.oom) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   snprintf(path, sizeof path, "%s/%s.gp", J->dir, J->pl->name);
   if (vbc_file_open(&gp, path, ".tmp", err) != VBC_OK) return err->code;
-  vbc_gp_head(gp.f, J->sw, J->pl, J->pl->x, default_ylabel(J->pl));
+  char ylabel[200];
+  vbc_gp_head(gp.f, J->sw, J->pl, J->pl->x, default_ylabel(J->pl, ylabel, sizeof ylabel),
+              J->curves);
   if (J->curves == 0) fprintf(gp.f, "set label 1 \"no finished case to plot\" at graph 0.5,0.5 center\n");
   vbc_gp_render(gp.f, J->pl->name, J->curves ? J->cmd.s : "plot [0:1][0:1] NaN notitle");
   return vbc_file_commit(&gp, err);
