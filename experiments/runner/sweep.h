@@ -107,7 +107,8 @@ typedef struct vbc_sweep_case {
   int is_state;             /* the case that dumps the frozen state (from_state {"step"}) */
   vbc_case_state state;
   char message[512];        /* why it failed */
-  double t_end;             /* the scene's time.end [s] (the progress lines' end) */
+  double t_end;             /* the scene's time.end [s] (the progress lines' end); NAN for a
+                               replay of a frozen state (one step) */
 } vbc_sweep_case;
 
 typedef struct vbc_sweep {
@@ -187,8 +188,11 @@ int vbc_sweep_check_path(const char *what, const char *path, vbc_error *err);
 
 /* DIR/table.csv: one row per case (varied values, metrics, iterations, seconds, speed). */
 int vbc_sweep_write_table(const vbc_sweep *sw, vbc_error *err);
-/* A case's figure from summary.json: metrics.NAME, solver.NAME or NAME (NAN if missing). */
+/* A case's figure from summary.json: metrics.NAME, solver.NAME or NAME (NAN if missing, and
+ * for a figure that is not a number); vbc_sweep_case_value: the JSON value itself, NULL if
+ * missing. */
 double vbc_sweep_case_metric(const cJSON *summary, const char *name);
+const cJSON *vbc_sweep_case_value(const cJSON *summary, const char *name);
 /* A JSON file of a case's directory (summary.json, result.json), NULL if absent or unreadable. */
 cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const char *file);
 

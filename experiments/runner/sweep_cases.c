@@ -205,7 +205,8 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
   int rc = case_scene(sw, c, NULL, &scene, err);
   if (rc == VBC_OK && index == 0) rc = collect_metrics(sw, &scene, err);
   if (rc == VBC_OK) vbc_sweep_case_id(scene.resolved, c->repeat, state, c->id);
-  if (rc == VBC_OK) c->t_end = scene.t_end;
+  /* a replay of a frozen state runs one step, not the scene to its end */
+  if (rc == VBC_OK) c->t_end = sw->state_file[0] ? NAN : scene.t_end;
   vbc_scene_free(&scene);
   return rc;
 }

@@ -180,9 +180,10 @@ static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds,
   if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0 && !c->is_state) {
     cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
     for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m) {
-      const double v = vbc_sweep_case_metric(summary, sw->spec.metrics[m]);
+      const cJSON *v = vbc_sweep_case_value(summary, sw->spec.metrics[m]);
       fprintf(stderr, "  %s=", sw->spec.metrics[m]); /* missing: empty, as in table.csv */
-      if (!isnan(v)) fprintf(stderr, "%.4g", v);
+      if (cJSON_IsNumber(v)) fprintf(stderr, "%.4g", v->valuedouble);
+      else if (cJSON_IsString(v)) fprintf(stderr, "%s", v->valuestring);
     }
     cJSON_Delete(summary);
   } else if (c->state != VBC_CASE_DONE) {
@@ -240,11 +241,13 @@ static void heartbeat(const vbc_sweep *sw, const slot *s, double now) {
   double t;
   long step, steps;
   format_duration(now - s->started, took, sizeof took);
-  if (latest_progress(sw, s->c, &t, &step, &steps))
+  if (isnan(s->c->t_end))
+    snprintf(where, sizeof where, "replaying the frozen state's step");
+  else if (latest_progress(sw, s->c, &t, &step, &steps))
     snprintf(where, sizeof where, "t = %.4g s of %.4g s (step %ld/%ld)", t, s->c->t_end, step,
              steps);
   else
-    snprintf(where, sizeof where, "t = 0 s of %.4g s (no progress line yet)", s->c->t_end);
+    snprintf(where, sizeof where, "t = ? s of %.4g s (no progress line yet)", s->c->t_end);
   fprintf(stderr, "[running] %s  %s  %s elapsed\n", s->c->id, where, took);
 }
 

@@ -24,7 +24,7 @@ cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const c
   return vbc_json_load_file(path, &e);
 }
 
-static const cJSON *lookup(const cJSON *summary, const char *name) {
+const cJSON *vbc_sweep_case_value(const cJSON *summary, const char *name) {
   const char *homes[] = {"metrics", "solver", NULL};
   for (int i = 0; homes[i]; ++i) {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(summary, homes[i]);
@@ -35,7 +35,7 @@ static const cJSON *lookup(const cJSON *summary, const char *name) {
 }
 
 double vbc_sweep_case_metric(const cJSON *summary, const char *name) {
-  const cJSON *v = lookup(summary, name);
+  const cJSON *v = vbc_sweep_case_value(summary, name);
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
@@ -120,13 +120,15 @@ static void row(FILE *f, cJSON *rows, const vbc_sweep *sw, const vbc_sweep_case 
     cJSON_AddNumberToObject(o, "repeat", c->repeat);
   }
   for (size_t m = 0; m < s->nmetrics; ++m) {
-    csv_value(f, lookup(summary, s->metrics[m]));
-    cJSON_AddItemToObject(o, s->metrics[m], json_value(lookup(summary, s->metrics[m])));
+    const cJSON *v = vbc_sweep_case_value(summary, s->metrics[m]);
+    csv_value(f, v);
+    cJSON_AddItemToObject(o, s->metrics[m], json_value(v));
   }
   for (size_t i = 0; i < NRUN_COLUMNS; ++i) {
     if (!run_column_shown(s, i)) continue;
-    csv_value(f, lookup(summary, run_columns[i]));
-    cJSON_AddItemToObject(o, run_columns[i], json_value(lookup(summary, run_columns[i])));
+    const cJSON *v = vbc_sweep_case_value(summary, run_columns[i]);
+    csv_value(f, v);
+    cJSON_AddItemToObject(o, run_columns[i], json_value(v));
   }
   csv_field(f, c->message, 0);
   cJSON_AddItemToObject(o, "message", c->message[0] ? cJSON_CreateString(c->message)
