@@ -141,7 +141,7 @@ Test(sweep_output, plot_text_is_plain_with_units_and_the_key_below) {
   char *gp = out_text(dir, "plots/steps.gp");
   cr_assert(strstr(gp, "set xlabel 'method.fluid.constraint' noenhanced\n"), "%s", gp);
   cr_assert(strstr(gp, "set ylabel 'wall_seconds [s]' noenhanced\n"), "%s", gp);
-  cr_assert(strstr(gp, "set key noenhanced box below"), "%s", gp);
+  cr_assert(strstr(gp, "set key noenhanced below"), "%s", gp);
   cr_assert(!strstr(gp, "opaque"), "a key that hides what is behind it: %s", gp);
   cr_assert_eq(count(gp, "set terminal"), count(gp, "noenhanced size"), "%s", gp);
   free(gp);

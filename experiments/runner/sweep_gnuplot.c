@@ -130,8 +130,8 @@ void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const c
    * the plot, in as many columns as fit, so that no curve hides behind it however many there
    * are */
   if (pl->key) fprintf(f, "set grid\nset key noenhanced box %s\n", pl->key);
-  else fprintf(f, "set grid\nset key noenhanced box below horizontal%s\n",
-               curves > 12 ? " font \",9\"" : "");
+  else fprintf(f, "set grid\nset key noenhanced below horizontal height 1%s\n",
+               curves > 12 ? " font \",9\"" : ""); /* unboxed: a box ran into the x label */
 }
 
 void vbc_gp_render(FILE *f, const char *name, const char *plot_command) {
