@@ -11,18 +11,21 @@
 #include "registry/registry.h"
 #include "modules/builtin.h"
 #include "sim/run.h"
+#include "scene/method_preset.h"
 #include "scene/scene.h"
 #include "experiments/runner/animate.h"
 #include "experiments/runner/sweep.h"
 
 #define RUN_SYNOPSIS                                                                              \
-  "usage: vbc run SCENE.json [--set KEY=VALUE]... [--out DIR] [--threads N] [--quiet]\n"              \
+  "usage: vbc run SCENE.json [--method NAME] [--set KEY=VALUE]... [--out DIR] [--threads N]\n"       \
+  "               [--quiet]\n"                                                                       \
   "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"              \
   "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"          \
   "               [--profile] [--max-particles N]\n"                                                   \
   "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
-#define VALIDATE_SYNOPSIS "vbc validate SCENE.json [--set KEY=VALUE]... [--max-particles N]\n"
-#define LIST_SYNOPSIS "vbc list [--format text|markdown|json]\n"
+#define VALIDATE_SYNOPSIS \
+  "vbc validate SCENE.json [--method NAME] [--set KEY=VALUE]... [--max-particles N]\n"
+#define LIST_SYNOPSIS "vbc list [--format text|markdown|json|compatibility]\n"
 #define LCP_SYNOPSIS                                                                              \
   "vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n" \
   "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
@@ -37,7 +40,8 @@
   "  validate   check the scene (with its --set overrides) and set it up without running it\n"
 #define LIST_TEXT                                                                                 \
   "  list       print the registered blocks, solvers, couplers and benchmarks with their\n"         \
-  "             parameters (--format markdown: docs/modules.md; json: the same as data)\n"
+  "             parameters (--format markdown: docs/modules.md; json: the same as data;\n"       \
+  "             compatibility: which combinations set up, docs/compatibility.md)\n"
 #define LCP_TEXT                                                                                  \
   "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"      \
   "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"      \
@@ -51,6 +55,9 @@
   "             projected onto x-y; --fps N (default 10); --keep-png keeps the PNGs, data and\n"   \
   "             gnuplot script in OUT_frames/ (docs/cli.md)\n"
 #define SET_OPTION                                                                                \
+  "  --method NAME    replace the scene's whole `method` by a preset's (experiments/methods/\n"   \
+  "                   NAME.json, or a preset file's path; vbc list shows them); --set applies\n"  \
+  "                   on top\n"                                                                      \
   "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"   \
   "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
 #define MAX_PARTICLES_OPTION                                                                      \
@@ -138,6 +145,9 @@ typedef struct args {
   long dump_step, dump_lcp_step, checkpoint_every;
   double checkpoint_seconds, max_particles;
   const char *dump_path, *from_state, *dump_lcp_dir, *resume;
+  const char *method; /* --method NAME: a preset (scene/method_preset.h) */
+  vbc_method_preset preset;
+  char *method_set; /* the preset's "method={...}", a->sets[0] */
 } args;
 
 static int bad_usage(const char *fmt, const char *what) {
@@ -153,7 +163,10 @@ static int parse(int argc, char **argv, args *a) {
   for (int i = 2; i < argc; ++i) {
     const char *s = argv[i];
     int has_value = i + 1 < argc;
-    if (strcmp(s, "--set") == 0) {
+    if (strcmp(s, "--method") == 0) {
+      if (!has_value) return bad_usage("%s needs a preset name (vbc list shows them)", s);
+      a->method = argv[++i];
+    } else if (strcmp(s, "--set") == 0) {
       if (!has_value) return bad_usage("%s needs KEY=VALUE", s);
       if (a->nsets == 256) return bad_usage("%s: too many overrides", s);
       a->sets[a->nsets++] = argv[++i];
@@ -229,15 +242,46 @@ static int report(const vbc_error *err) {
   return err->code;
 }
 
-static int cmd_validate(const args *a, const vbc_registry *reg) {
-  vbc_scene scene;
+/* --method NAME: the preset's method replaces the scene's before any --set (its assignment goes
+ * first, so that a checkpoint records it with the others). */
+static int use_method(args *a, vbc_error *err) {
+  if (a->method == NULL) return VBC_OK;
+  if (a->nsets == 256) return vbc_error_set(err, VBC_EXIT_INPUT, "--method: too many --set");
+  if (vbc_method_preset_load(&a->preset, a->method, err) != VBC_OK ||
+      (a->method_set = vbc_method_preset_assignment(&a->preset, err)) == NULL)
+    return err->code;
+  memmove(a->sets + 1, a->sets, (size_t)a->nsets * sizeof *a->sets);
+  a->sets[0] = a->method_set;
+  a->nsets++;
+  return VBC_OK;
+}
+
+/* The scene with the --method preset and the --set assignments, checked against what the preset
+ * requires; s->method_preset names the preset. */
+static int load_scene(vbc_scene *s, args *a, const vbc_registry *reg, vbc_error *err) {
+  if (vbc_scene_load(s, a->scene, a->sets, a->nsets, reg, err) != VBC_OK) return err->code;
+  if (a->method == NULL) return VBC_OK;
+  snprintf(s->method_preset, sizeof s->method_preset, "%s", a->preset.name);
+  return vbc_method_preset_check(&a->preset, s, err);
+}
+
+static void drop_method(args *a) {
+  vbc_method_preset_free(&a->preset);
+  free(a->method_set);
+  a->method_set = NULL;
+}
+
+static int cmd_validate(args *a, const vbc_registry *reg) {
+  vbc_scene scene = {0};
   vbc_error err;
   vbc_error_clear(&err);
-  int rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err);
+  int rc = use_method(a, &err);
+  if (rc == VBC_OK) rc = load_scene(&scene, a, reg, &err);
   scene.max_particles = a->max_particles;
   if (rc == 0) rc = vbc_check(&scene, &err);
   if (rc == 0) printf("%s: valid\n", a->scene);
   vbc_scene_free(&scene);
+  drop_method(a);
   return rc ? report(&err) : 0;
 }
 
@@ -275,11 +319,12 @@ static int cmd_run(args *a, const vbc_registry *reg) {
   char resumed[1024], **sets = NULL;
   const int nsets = a->nsets;
   int rc = a->resume && a->scene == NULL ? resume_scene(a, resumed, sizeof resumed, &sets, &err)
-                                         : VBC_OK;
-  if (rc == VBC_OK) rc = vbc_scene_load(&scene, a->scene, a->sets, a->nsets, reg, &err);
+                                         : use_method(a, &err);
+  if (rc == VBC_OK) rc = load_scene(&scene, a, reg, &err);
   if (rc != VBC_OK) {
     vbc_scene_free(&scene);
     vbc_checkpoint_sets_free(sets, a->nsets - nsets);
+    drop_method(a);
     return report(&err);
   }
   scene.max_particles = a->max_particles;
@@ -305,6 +350,7 @@ static int cmd_run(args *a, const vbc_registry *reg) {
   sigaction(SIGTERM, &old[1], NULL);
   vbc_scene_free(&scene);
   vbc_checkpoint_sets_free(sets, a->nsets - nsets);
+  drop_method(a);
   if (rc != 0) {
     report(&err);
     if (rc == 3) fprintf(stderr, "vbc: the last good state is the last frame in %s/frames.pvd\n", out);
@@ -321,25 +367,33 @@ static int cmd_list(int argc, char **argv, const vbc_registry *reg) {
   const char *format = "text";
   for (int i = 2; i < argc; ++i) {
     if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
-    else return bad_usage("list: unknown argument '%s' (vbc list [--format text|markdown|json])",
+    else return bad_usage("list: unknown argument '%s' (vbc list [--format text|markdown|json|compatibility])",
                           argv[i]);
   }
+  if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
+      strcmp(format, "compatibility"))
+    return bad_usage("list --format: expected text, markdown, json or compatibility, got '%s'",
+                     format);
   vbc_error err = {0};
+  if (strcmp(format, "compatibility") == 0)
+    return vbc_compatibility_print_markdown(reg, stdout, &err) == VBC_OK ? 0 : report(&err);
+  cJSON *presets = vbc_method_presets_json(&err);
+  if (presets == NULL) return report(&err);
+  int rc = VBC_OK;
   if (strcmp(format, "text") == 0) {
     vbc_registry_print(reg, stdout);
+    vbc_method_presets_print(presets, stdout);
   } else if (strcmp(format, "markdown") == 0) {
-    if (vbc_registry_print_markdown(reg, stdout, &err) != VBC_OK) return report(&err);
-  } else if (strcmp(format, "json") == 0) {
-    cJSON *d = vbc_registry_json(reg, &err);
-    char *text = d ? cJSON_Print(d) : NULL;
-    cJSON_Delete(d);
-    if (text == NULL) return report(&err);
-    puts(text);
-    cJSON_free(text);
+    rc = vbc_registry_print_markdown(reg, stdout, &err);
+    if (rc == VBC_OK) vbc_method_presets_print_markdown(presets, stdout);
   } else {
-    return bad_usage("list --format: expected text, markdown or json, got '%s'", format);
+    char *text = vbc_modules_json(reg, &err);
+    if (text) puts(text);
+    else rc = err.code;
+    free(text);
   }
-  return 0;
+  cJSON_Delete(presets);
+  return rc == VBC_OK ? 0 : report(&err);
 }
 
 int vbc_main(int argc, char **argv) {
@@ -387,6 +441,9 @@ int vbc_main(int argc, char **argv) {
     return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);
   if (a.from_state && (a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0))
     return bad_usage("%s: --from-state runs one step: no --checkpoint-* or --resume", cmd);
+  if (a.resume && a.scene == NULL && a.method)
+    return bad_usage("%s: --resume DIR without a scene takes the checkpoint's method; drop "
+                     "--method", cmd);
   if (a.checkpoint_every && a.checkpoint_seconds > 0.0)
     return bad_usage("%s: --checkpoint-every and --checkpoint-seconds exclude each other", cmd);
   if (a.resume && a.out && strcmp(a.resume, a.out) != 0)

@@ -16,7 +16,7 @@ set(VBC_PUBLIC_HEADERS
   core/constraint.h core/coupler.h core/operator.h core/clock.h
   solvers/schemes/solve_params.h
   registry/benchmark.h registry/registry.h modules/builtin.h
-  scene/scene.h sim/progress.h sim/run.h)
+  scene/scene.h sim/progress.h sim/run.h sim/sim_api.h)
 install(CODE "set(VBC_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
   set(VBC_HEADERS \"${VBC_PUBLIC_HEADERS};include/vbc/vbc.h\")
   set(VBC_INCLUDE_DEST \"${CMAKE_INSTALL_INCLUDEDIR}\")")
@@ -41,5 +41,18 @@ install(FILES ${PROJECT_BINARY_DIR}/vbc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/p
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/experiments/scenes
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/experiments/scenes ${PROJECT_SOURCE_DIR}/experiments/methods
   DESTINATION ${CMAKE_INSTALL_DATADIR}/vbc)
+
+# The Python package (python/vbc, docs/python.md) into P/lib/python3/dist-packages/vbc: the
+# directory Debian's /usr/bin/python3 searches for P = /usr; for another prefix, one line:
+# PYTHONPATH=P/lib/python3/dist-packages. _install.py tells the package where libvbc.so.0 went,
+# relative to itself, so the installed tree can move.
+set(VBC_PYTHON_DIR lib/python3/dist-packages)
+file(RELATIVE_PATH VBC_PYTHON_TO_LIB /P/${VBC_PYTHON_DIR}/vbc /P/${CMAKE_INSTALL_LIBDIR})
+file(WRITE ${PROJECT_BINARY_DIR}/python/_install.py
+  "# written by cmake/install.cmake: where libvbc.so.0 is, relative to this package\n"
+  "LIBDIR_FROM_PACKAGE = \"${VBC_PYTHON_TO_LIB}\"\n")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/vbc/ DESTINATION ${VBC_PYTHON_DIR}/vbc
+  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+install(FILES ${PROJECT_BINARY_DIR}/python/_install.py DESTINATION ${VBC_PYTHON_DIR}/vbc)

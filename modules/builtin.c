@@ -1,7 +1,10 @@
 /* builtin.c — see builtin.h: the one list of what vbc ships. It is the top of the library: it
  * names every block, solver, coupler and benchmark, so it sits above all of them (registry/ below
  * holds only the registry's type and look-ups, which scene loading uses). */
+#include <stdlib.h>
+
 #include "modules/builtin.h"
+#include "scene/method_preset.h"
 #include "couplers/couplers.h"
 #include "metrics/metrics.h"
 #include "solvers/blocks/blocks.h"
@@ -35,4 +38,28 @@ int vbc_registry_builtin(vbc_registry *r, vbc_error *err) {
   for (size_t i = 0; i < COUNT(benchmarks); ++i)
     if (vbc_registry_add_benchmark(r, benchmarks[i], err) != VBC_OK) return err->code;
   return VBC_OK;
+}
+
+vbc_registry *vbc_registry_new_builtin(vbc_error *err) {
+  vbc_registry *r = vbc_calloc(1, sizeof *r, err);
+  if (r && vbc_registry_builtin(r, err) != VBC_OK) {
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void vbc_registry_delete(vbc_registry *registry) { free(registry); }
+
+char *vbc_modules_json(const vbc_registry *registry, vbc_error *err) {
+  cJSON *d = vbc_registry_json(registry, err);
+  cJSON *presets = d ? vbc_method_presets_json(err) : NULL;
+  char *text = NULL;
+  if (presets && cJSON_AddItemToObject(d, "presets", presets)) {
+    presets = NULL;
+    if ((text = cJSON_Print(d)) == NULL) vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
+  }
+  cJSON_Delete(presets);
+  cJSON_Delete(d);
+  return text;
 }

@@ -89,6 +89,7 @@ typedef enum vbc_viscosity_model {
 
 typedef struct vbc_scene {
   char file[1024];
+  char method_preset[128]; /* the --method preset whose method replaced the scene's, or "" */
   const struct vbc_registry *registry; /* where its names were looked up (registry/registry.h) */
   cJSON *resolved;
   const char *name;

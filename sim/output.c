@@ -35,7 +35,7 @@ static void remove_stale(const char *dir) {
 }
 
 int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_type *b,
-                    vbc_error *err) {
+                    const char *const *extra, size_t nextra, vbc_error *err) {
   memset(o, 0, sizeof *o);
   snprintf(o->dir, sizeof o->dir, "%s", dir);
   if (vbc_mkdir_p(dir, err) != VBC_OK) return err->code;
@@ -46,8 +46,10 @@ int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_t
   snprintf(path, sizeof path, "%s/convergence.csv", dir);
   if (vbc_file_open(&o->convergence, path, ".part", err) != VBC_OK) return err->code;
   fprintf(o->series.f, "time,step,iterations_mean,iterations_max,relative_residual,"
-                       "kinetic_energy,max_speed%s%s\n",
+                       "kinetic_energy,max_speed%s%s",
           b && b->series_columns ? "," : "", b && b->series_columns ? b->series_columns : "");
+  for (size_t k = 0; k < nextra; ++k) fprintf(o->series.f, ",%s", extra[k]);
+  fputc('\n', o->series.f);
   fprintf(o->convergence.f,
           "step,time,block,iteration,residual,relative_residual,mean_error,reference_error,"
           "reference_w_error,seconds\n");
@@ -56,12 +58,14 @@ int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_t
 
 int vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
                       int max_iterations, double relative_residual,
-                      const struct vbc_benchmark_type *bench, void *bench_state, vbc_error *err) {
+                      const struct vbc_benchmark_type *bench, void *bench_state,
+                      const double *extra, size_t nextra, vbc_error *err) {
   double ke, pe, vmax;
   vbc_sim_fluid_energy(sim, &ke, &pe, &vmax);
   fprintf(o->series.f, "%.9g,%ld,%.6g,%d,%.6g,%.9g,%.9g", sim->time, sim->step, mean_iterations,
           max_iterations, relative_residual, ke, sqrt(vmax));
   if (bench && bench->series) bench->series(bench_state, sim, o->series.f);
+  for (size_t k = 0; k < nextra; ++k) fprintf(o->series.f, ",%.9g", extra[k]);
   fputc('\n', o->series.f);
   return vbc_file_check(&o->series, err);
 }

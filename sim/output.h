@@ -19,14 +19,16 @@ typedef struct vbc_output {
 } vbc_output;
 
 /* Create dir, remove what an earlier run left there, open the streams and write headers
- * (series.csv with bench's columns; bench may be NULL). */
+ * (series.csv with bench's columns, then the nextra names in extra; bench may be NULL). */
 int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_type *bench,
-                    vbc_error *err);
-/* One series.csv row: generic columns then the benchmark's (bench may be NULL). Both writers
- * flush and return VBC_EXIT_SYSTEM naming the stream when a write failed (vbc_file_check). */
+                    const char *const *extra, size_t nextra, vbc_error *err);
+/* One series.csv row: generic columns, the benchmark's (bench may be NULL), then the nextra
+ * values in extra (a run observer's, sim/sim_api.h). Both writers flush and return
+ * VBC_EXIT_SYSTEM naming the stream when a write failed (vbc_file_check). */
 int vbc_output_series(vbc_output *o, const vbc_sim *sim, double mean_iterations,
                       int max_iterations, double relative_residual,
-                      const struct vbc_benchmark_type *bench, void *bench_state, vbc_error *err);
+                      const struct vbc_benchmark_type *bench, void *bench_state,
+                      const double *extra, size_t nextra, vbc_error *err);
 int vbc_output_convergence(vbc_output *o, const vbc_sim *sim, const vbc_solve_trace *t,
                            const vbc_problem *pb, vbc_error *err);
 /* One frame: frames/frame_NNNNNN.vtu (with the bodies' poses as FieldData) and, with bodies,

@@ -29,6 +29,7 @@
 #include "sim/run.h"
 #include "sim/schedule.h"
 #include "sim/sim.h"
+#include "sim/sim_api.h"
 #include "sim/state_file.h"
 #include "sim/summary.h"
 #include "core/parallel.h"
@@ -115,6 +116,7 @@ typedef struct loop {
   vbc_exact_reference xref;    /* --exact-reference */
   double last_checkpoint;      /* wall clock of the last checkpoint (or the start) */
   long checkpoint_step;        /* the step of DIR/checkpoint.vbc, -1: none (yet) */
+  double *observed;            /* the run observer's latest values (opt->observer), or NULL */
 } loop;
 
 static vbc_checkpoint_run checkpoint_run(loop *L) {
@@ -144,8 +146,16 @@ static int write_series(loop *L, vbc_error *err) {
   st->window_steps = st->window_iterations = 0;
   const int max = st->window_max;
   st->window_max = 0;
+  const vbc_run_observer *obs = L->opt->observer;
   return vbc_output_series(&L->out, &L->sim, mean, max, st->stage[st->primary].last_relres,
-                           L->bench, L->bench_state, err);
+                           L->bench, L->bench_state, L->observed, obs ? obs->ncolumns : 0, err);
+}
+
+/* The run observer's figures at t = 0 and after every obs->every-th step. */
+static int observe(loop *L, vbc_error *err) {
+  const vbc_run_observer *obs = L->opt->observer;
+  if (obs == NULL || L->sim.step % obs->every != 0) return VBC_OK;
+  return vbc_run_observer_call(obs, &L->sim, &L->report, L->observed, err);
 }
 
 /* A replayed solve that fails keeps its trace up to the failure: with --from-state the divergence
@@ -242,6 +252,7 @@ static int one_step(loop *L, vbc_error *err) {
   st->check_seconds += t1 - t0;
   if (L->bench && L->bench->observe && L->bench->observe(L->bench_state, sim, err) != VBC_OK)
     return err->code;
+  if (observe(L, err) != VBC_OK) return err->code;
   t0 = vbc_now();
   st->observe_seconds += t0 - t1;
   if (sampled && vbc_output_convergence(&L->out, sim, &L->trace, rep->traced, err) != VBC_OK)
@@ -354,6 +365,13 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
       vbc_lcp_dump_check(sc->file, opt->dump_lcp_step, L->sim.step + 1, L->sim.nsteps, sc->dt,
                          opt->dump_lcp_dir, err) != VBC_OK)
     return err->code;
+  const vbc_run_observer *obs = opt->observer;
+  if (obs && (obs->every < 1 || opt->resume || opt->checkpoint_every > 0 ||
+              opt->checkpoint_seconds > 0.0 || opt->from_state))
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: run observer: expected every >= 1 (got %ld) "
+                         "and no checkpoints, --resume or --from-state", sc->file, obs->every);
+  if (obs && (L->observed = vbc_calloc(obs->ncolumns + 1, sizeof *L->observed, err)) == NULL)
+    return err->code;
   L->bench = opt->from_state ? NULL : sc->benchmark;
   L->frames = opt->from_state ? 0 : sc->frames;
   if (L->bench) {
@@ -369,7 +387,8 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
     return err->code;
   if (opt->resume) {
     if (vbc_checkpoint_resume(opt->out_dir, &r, err) != VBC_OK) return err->code;
-  } else if (vbc_output_open(&L->out, opt->out_dir, L->bench, err) != VBC_OK) {
+  } else if (vbc_output_open(&L->out, opt->out_dir, L->bench, obs ? obs->columns : NULL,
+                             obs ? obs->ncolumns : 0, err) != VBC_OK) {
     return err->code;
   }
   L->out.compress_frames = sc->compress_frames;
@@ -388,6 +407,7 @@ static int first_outputs(loop *L, vbc_error *err) {
   if (rc == VBC_OK && L->opt->from_state == NULL) vbc_number_density(&L->sim.sys);
   if (rc == VBC_OK && L->bench && L->bench->observe)
     rc = L->bench->observe(L->bench_state, &L->sim, err);
+  if (rc == VBC_OK) rc = observe(L, err);
   if (rc == VBC_OK) rc = write_series(L, err);
   if (rc == VBC_OK && L->frames)
     rc = vbc_output_frame(&L->out, &L->sim.particles, L->sim.bodies, L->sim.sys.nbodies, 0.0, err);
@@ -452,6 +472,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   vbc_output_close(&L->out, &(vbc_error){0});
   if (L->bench && L->bench_state) L->bench->free(L->bench_state);
   backup_free(&L->last_good);
+  free(L->observed);
   vbc_solve_trace_free(&L->trace);
   vbc_exact_reference_free(&L->xref);
   vbc_sim_free(&L->sim);

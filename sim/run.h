@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 
+struct vbc_run_observer;
+
 typedef struct vbc_run_options {
   const char *out_dir;
   vbc_progress_mode progress;
@@ -45,6 +47,9 @@ typedef struct vbc_run_options {
    * is on, summary.json with "status": "interrupted", VBC_EXIT_INTERRUPTED + the signal. NULL:
    * never. */
   volatile sig_atomic_t *interrupt;
+  /* Figures of the caller's own as extra series.csv columns (sim/sim_api.h); NULL: none. Not
+   * with checkpoints or --resume. */
+  const struct vbc_run_observer *observer;
 } vbc_run_options;
 
 /* Run the scene to its end (or the one step of from_state), or until *opt->interrupt is set.

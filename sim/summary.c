@@ -97,6 +97,8 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
   cJSON_AddStringToObject(root, "scene_file", sim->scene->file);
   if (from_state) cJSON_AddStringToObject(root, "from_state", from_state);
   cJSON_AddItemToObject(root, "scene", cJSON_Duplicate(sim->scene->resolved, 1));
+  if (sim->scene->method_preset[0])
+    cJSON_AddStringToObject(root, "method_preset", sim->scene->method_preset);
   cJSON_AddItemToObject(root, "particles", particle_counts(sim));
   cJSON *k = cJSON_AddObjectToObject(root, "mps_lattice");
   cJSON_AddNumberToObject(k, "n0", sim->mps.n0);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # install_examples.sh BUILD_DIR SOURCE_DIR WORK_DIR — the installable library, end to end: install
 # vbc into a temporary prefix, check that the public headers compile as C11 and as C++, build the
-# two examples out of tree (pkg-config + make, CMake + find_package) and run them on a small scene.
+# three examples out of tree (pkg-config + make, CMake + find_package) and run them on a small
+# scene, and import the installed Python package with the one PYTHONPATH line of docs/python.md.
 set -eu
 build=$1 src=$2 work=$3
 rm -rf "$work"
@@ -34,4 +35,21 @@ cmake --build "$work/custom_solver/build" > "$work/cmake-build.log"
 "$work/custom_solver/build/custom_solver" "$scene" "$work/out2" "$@" > "$work/custom.txt"
 grep -q 'solvers: .*"damped_jacobi"' "$work/custom.txt"
 grep -q '"solver":	"damped_jacobi"' "$work/out2/summary.json"
+cp -r "$src/examples/step_scene" "$work/step_scene"
+make -s -C "$work/step_scene" > "$work/make-step.log"
+"$work/step_scene/step_scene" "$scene" "$work/out3" 8 "$@" > "$work/step.txt"
+grep -q '^particles 282 fluid 144 bodies 0$' "$work/step.txt"
+grep -q '^step 8 t 0.008 deepest_pressure [0-9]' "$work/step.txt"
+grep -q '"steps":	8,' "$work/out3/summary.json"
+test -f "$work/out3/frames/frame_000000.vtu"
+
+# the installed Python package finds the installed library by itself (no VBC_LIBRARY)
+env -u VBC_LIBRARY PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
+import vbc
+s = vbc.Simulation(vbc.Scene.load('$scene', set={'time.end': 0.01, 'spacing': 0.05}))
+s.step(5)
+assert s.positions.shape == (282, 2) and s.positions.base is not None, s.positions.shape
+assert vbc.__file__.startswith('$prefix/'), vbc.__file__
+print('python ok')" > "$work/python.txt"
+grep -q '^python ok$' "$work/python.txt"
 echo "install_examples: ok"

@@ -157,13 +157,13 @@ Test(cli, every_subcommand_prints_its_usage_with_help) {
     cr_assert(text && strncmp(text, first, strlen(first)) == 0, "vbc %s --help printed: %.300s",
               commands[i], text);
     cr_assert_str_eq(errors, "", "vbc %s --help", commands[i]);
-    /* its own usage, not every command's */
+    /* its own usage, not every command's synopsis (the text may name other commands) */
     for (int j = 0; j < 6; ++j) {
       char other[64];
-      snprintf(other, sizeof other, "vbc %s ", commands[j]);
-      if (j != i && strcmp(commands[j], "run") != 0)
-        cr_assert(!strstr(text, other), "vbc %s --help shows %s", commands[i], other);
+      snprintf(other, sizeof other, "\n       vbc %s ", commands[j]);
+      if (j != i) cr_assert(!strstr(text, other), "vbc %s --help shows%s", commands[i], other);
     }
+    cr_assert(!strstr(text, "vbc --help | --version"), "vbc %s --help", commands[i]);
     free(text), free(errors);
   }
 }

@@ -14,16 +14,10 @@
 #include "solvers/blocks/lcp_matrix.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/schemes/schemes.h"
+#include "tests/block_fixture.h"
 #include "support.h"
 
-typedef struct fixture {
-  vbc_particles p;
-  vbc_grid grid;
-  vbc_neighbors nbrs;
-  vbc_system sys;
-  vbc_block block;
-  cJSON *params;
-} fixture;
+typedef block_fixture fixture;
 
 /* A 2D block of nx x ny fluid particles on a lattice of spacing `squeeze` l (compressed when
  * < 1) resting in a tank, at rest, with gravity already applied to u* when `gravity` is set. */
@@ -36,19 +30,16 @@ static void setup_scaled(fixture *f, int nx, int ny, double squeeze, int wall_pr
   cr_assert_eq(vbc_generate_fluid_box(&f->p, 2, l * squeeze, lo, hi, vbc_vec_zero(), 0, &err), 0);
   cr_assert_eq(vbc_generate_tank(&f->p, 2, l, vbc_vec_zero(),
                                  vbc_vec_make(nx * l, (ny + 2) * l, 0), 3, 0, &err), 0);
-  f->sys = (vbc_system){.dim = 2, .dt = dt, .spacing = l, .density = 1000.0,
-                        .fluid_mass = 1000.0 * l * l, .re = 2.1 * l, .particles = &f->p,
-                        .grid = &f->grid, .nbrs = &f->nbrs};
+  block_fixture_system(f, 2, l, dt, 2.1 * l, (vbc_sph_kernel){0});
   if (gravity)
     for (size_t i = 0; i < f->p.n; ++i)
       if (f->p.kind[i] == VBC_FLUID) f->p.vel[i].y = -10.0 * dt;
-  cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 2, f->sys.re, &err), 0);
-  cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, f->sys.re, &err), 0);
-  f->params = cJSON_CreateObject();
-  cJSON_AddBoolToObject(f->params, "wall_pressure", wall_pressure);
-  cJSON_AddNumberToObject(f->params, "n0_scale", n0_scale);
-  cr_assert_eq(vbc_block_init(&f->block, &vbc_block_mps, f->params, &f->sys, "fluid", &err), 0);
-  cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+  block_fixture_neighbours(f, f->sys.re);
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddBoolToObject(params, "wall_pressure", wall_pressure);
+  cJSON_AddNumberToObject(params, "n0_scale", n0_scale);
+  block_fixture_block(f, &vbc_block_mps, params);
+  cJSON_Delete(params);
 }
 
 static void setup_sized(fixture *f, int nx, int ny, double squeeze, int wall_pressure,
@@ -60,13 +51,7 @@ static void setup(fixture *f, double squeeze, int wall_pressure, int gravity) {
   setup_sized(f, 12, 10, squeeze, wall_pressure, gravity);
 }
 
-static void teardown(fixture *f) {
-  vbc_block_free(&f->block);
-  vbc_grid_free(&f->grid);
-  vbc_neighbors_free(&f->nbrs);
-  vbc_particles_free(&f->p);
-  cJSON_Delete(f->params);
-}
+static void teardown(fixture *f) { block_fixture_free(f); }
 
 static vbc_solve_result run_solver(fixture *f, const char *name, double omega, double tol) {
   return solve_block(&f->sys, &f->block, name, omega, tol, 0.0); /* the residual test */

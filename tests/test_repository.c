@@ -1,5 +1,6 @@
 /* test_repository.c — rules the repository keeps about itself: docs/modules.md is what
- * `vbc list --format markdown` prints (the registry is the one source of module lists), every C
+ * `vbc list --format markdown` prints (the registry is the one source of module lists),
+ * docs/compatibility.md what the set-up of every combination decides, every C
  * file's first line names the file it is in, and no code comment cites the design handbook by
  * its file name (it is not part of the repository). */
 #define _XOPEN_SOURCE 700
@@ -43,6 +44,18 @@ Test(repository, modules_page_is_what_the_registry_prints) {
   cr_assert(strcmp(printed, page) == 0,
             "docs/modules.md differs from the registry: regenerate it with\n"
             "  build/vbc list --format markdown > docs/modules.md");
+  free(printed);
+  free(page);
+}
+
+Test(repository, compatibility_page_is_what_the_set_up_decides) {
+  char *printed = command_output(VBC_BINARY " list --format compatibility");
+  cr_assert_not_null(printed, "vbc list --format compatibility failed");
+  char *page = read_text(VBC_SOURCE_DIR "/docs/compatibility.md");
+  cr_assert_not_null(page, "docs/compatibility.md is missing");
+  cr_assert(strcmp(printed, page) == 0,
+            "docs/compatibility.md differs from what vbc sets up: regenerate it with\n"
+            "  build/vbc list --format compatibility > docs/compatibility.md");
   free(printed);
   free(page);
 }

@@ -16,15 +16,10 @@
 #include "core/kernel.h"
 #include "registry/registry.h"
 #include "solvers/blocks/blocks.h"
+#include "tests/block_fixture.h"
 #include "support.h"
 
-typedef struct fixture {
-  vbc_particles p;
-  vbc_grid grid;
-  vbc_neighbors nbrs;
-  vbc_system sys;
-  vbc_block block;
-} fixture;
+typedef block_fixture fixture;
 
 static const double L = 0.02, DT = 0.001, RHO0 = 1000.0, H = 2.0 * 0.02;
 static const char *error_measure = NULL; /* the block's error_measure; NULL: its default */
@@ -41,20 +36,14 @@ static void setup_kernel(fixture *f, int nx, int ny, int layers, int akinci, int
   if (layers > 0)
     cr_assert_eq(vbc_generate_tank(&f->p, 2, L, lo, vbc_vec_make(nx * L, (ny + 4) * L, 0),
                                    layers, 0, &err), 0);
-  f->sys = (vbc_system){.dim = 2, .dt = DT, .spacing = L, .density = RHO0,
-                        .fluid_mass = RHO0 * L * L, .re = H,
-                        .sph = vbc_sph_kernel_make(kernel, H, 2), .particles = &f->p,
-                        .grid = &f->grid, .nbrs = &f->nbrs};
-  cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 2, H, &err), 0);
-  cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
+  block_fixture_system(f, 2, L, DT, H, vbc_sph_kernel_make(kernel, H, 2));
+  block_fixture_neighbours(f, H);
   cJSON *params = cJSON_CreateObject();
   cJSON_AddBoolToObject(params, "akinci_volumes", akinci);
   cJSON_AddBoolToObject(params, "wall_pressure", walls);
   if (error_measure) cJSON_AddStringToObject(params, "error_measure", error_measure);
-  cr_assert_eq(vbc_block_init(&f->block, &vbc_block_sph_density, params, &f->sys, "fluid", &err),
-               0, "%s", err.message);
+  block_fixture_block(f, &vbc_block_sph_density, params);
   cJSON_Delete(params);
-  cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
 }
 
 static void setup_volumes(fixture *f, int nx, int ny, int layers, int akinci, int walls) {
@@ -65,12 +54,7 @@ static void setup(fixture *f, int nx, int ny, int layers) {
   setup_volumes(f, nx, ny, layers, 1, 1);
 }
 
-static void teardown(fixture *f) {
-  vbc_block_free(&f->block);
-  vbc_grid_free(&f->grid);
-  vbc_neighbors_free(&f->nbrs);
-  vbc_particles_free(&f->p);
-}
+static void teardown(fixture *f) { block_fixture_free(f); }
 
 /* The fluid particle nearest to x, and its row (fluid particles come first, one row each). */
 static size_t particle_at(const fixture *f, double x, double y) {

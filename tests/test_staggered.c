@@ -13,15 +13,10 @@
 #include "core/kernel.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/blocks/staggered/staggered.h"
+#include "tests/block_fixture.h"
 #include "support.h"
 
-typedef struct fixture {
-  vbc_particles p;
-  vbc_grid grid;
-  vbc_neighbors nbrs;
-  vbc_system sys;
-  vbc_block block;
-} fixture;
+typedef block_fixture fixture;
 
 static const double L = 0.02, DT = 0.001, RHO0 = 1000.0, H = 2.0 * 0.02;
 
@@ -34,18 +29,9 @@ static double jitter(unsigned *state) {
 /* The system, neighbours and block rows over the particles f->p holds, with block parameters
  * `params` (NULL: none). */
 static void build(fixture *f, const cJSON *params) {
-  vbc_error err = {0};
-  f->sys = (vbc_system){.dim = 2, .dt = DT, .spacing = L, .density = RHO0,
-                        .fluid_mass = RHO0 * L * L, .re = 2.5 * L,
-                        .sph = vbc_sph_kernel_make(VBC_SPH_WENDLAND_C2, H, 2), .particles = &f->p,
-                        .grid = &f->grid, .nbrs = &f->nbrs};
-  cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 2, H, &err), 0);
-  cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
-  cJSON *empty = params ? NULL : cJSON_CreateObject();
-  cr_assert_eq(vbc_block_init(&f->block, &vbc_block_staggered, params ? params : empty, &f->sys,
-                              "fluid", &err), 0, "%s", err.message);
-  cJSON_Delete(empty);
-  cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+  block_fixture_system(f, 2, L, DT, 2.5 * L, vbc_sph_kernel_make(VBC_SPH_WENDLAND_C2, H, 2));
+  block_fixture_neighbours(f, H);
+  block_fixture_block(f, &vbc_block_staggered, params);
 }
 
 /* nx x ny fluid particles on the lattice (plus `shake` l of jitter and velocities of up to
@@ -77,12 +63,7 @@ static void setup(fixture *f, int nx, int ny, int layers, int lid, double shake,
   cJSON_Delete(params);
 }
 
-static void teardown(fixture *f) {
-  vbc_block_free(&f->block);
-  vbc_grid_free(&f->grid);
-  vbc_neighbors_free(&f->nbrs);
-  vbc_particles_free(&f->p);
-}
+static void teardown(fixture *f) { block_fixture_free(f); }
 
 static size_t surface_count(const fixture *f) {
   size_t n = 0;

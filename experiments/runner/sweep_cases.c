@@ -10,6 +10,7 @@
 #include "registry/benchmark.h"
 #include "scene/scene.h"
 #include "experiments/runner/sweep.h"
+#include "scene/method_preset.h"
 
 unsigned long long vbc_fnv1a(const void *data, size_t n, unsigned long long h) {
   const unsigned char *p = data;
@@ -179,6 +180,36 @@ static int case_scene(const vbc_sweep *sw, const vbc_sweep_case *c, const char *
                        c && c->label && c->label[0] ? c->label : "(base scene)", inner.message);
 }
 
+/* A `method` axis of preset names (scene/method_preset.h): each value's whole method replaces
+ * the scene's, as `vbc run --method NAME` does; other values of `method` are JSON as usual. */
+static int is_preset(const char *key, const cJSON *value) {
+  return strcmp(key, "method") == 0 && cJSON_IsString(value);
+}
+
+static char *preset_assignment(const cJSON *value, vbc_error *err) {
+  vbc_method_preset p;
+  if (vbc_method_preset_load(&p, value->valuestring, err) != VBC_OK) return NULL;
+  char *set = vbc_method_preset_assignment(&p, err);
+  vbc_method_preset_free(&p);
+  return set;
+}
+
+/* A case whose scene lacks what its preset needs is refused before anything runs. */
+static int check_presets(const vbc_sweep *sw, const vbc_sweep_case *c, const vbc_scene *scene,
+                         vbc_error *err) {
+  for (size_t k = 0; k < sw->spec.nkeys; ++k) {
+    if (strncmp(c->sets[k], "method=", 7) != 0 || !cJSON_IsString(c->values[k])) continue;
+    vbc_method_preset p;
+    vbc_error inner = {0};
+    int rc = vbc_method_preset_load(&p, c->values[k]->valuestring, &inner);
+    if (rc == VBC_OK) rc = vbc_method_preset_check(&p, scene, &inner);
+    vbc_method_preset_free(&p);
+    if (rc != VBC_OK)
+      return vbc_error_set(err, rc, "%s: case %s: %s", sw->spec.file, c->label, inner.message);
+  }
+  return VBC_OK;
+}
+
 static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned long long state,
                      vbc_error *err) {
   const vbc_sweep_spec *s = &sw->spec;
@@ -195,6 +226,10 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
     combo /= ax->nvalues;
     for (size_t j = ax->nkeys; j-- > 0;) {
       c->values[--k] = cJSON_GetArrayItem(ax->lists[j], (int)v);
+      if (is_preset(ax->keys[j], c->values[k])) {
+        if ((c->sets[k] = preset_assignment(c->values[k], err)) == NULL) return err->code;
+        continue;
+      }
       c->sets[k] = assignment(ax->keys[j], c->values[k]);
       if (c->sets[k] == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
     }
@@ -203,6 +238,7 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
   if (c->label == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   vbc_scene scene;
   int rc = case_scene(sw, c, NULL, &scene, err);
+  if (rc == VBC_OK) rc = check_presets(sw, c, &scene, err);
   if (rc == VBC_OK && index == 0) rc = collect_metrics(sw, &scene, err);
   if (rc == VBC_OK) vbc_sweep_case_id(scene.resolved, c->repeat, state, c->id);
   /* a replay of a frozen state runs one step, not the scene to its end */

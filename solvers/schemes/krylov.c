@@ -152,9 +152,19 @@ int vbc_krylov_check(const vbc_problem *pb, const char *solver, int need_matrix,
                            "needs a symmetric one", blk->type->name, blk->label, solver);
   }
   const vbc_block *bad = need_matrix ? vbc_problem_unassemblable(pb) : NULL;
+  if (bad && bad->type->assemble)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: preconditioner \"%s\" needs the assembled "
+                         "operator of the whole stage; block %s (%s) has an operator of its own "
+                         "but no Jacobian rows, so it cannot be assembled together with the "
+                         "stage's other blocks: solve it in a stage of its own (coupler "
+                         "lemke_contacts or staggered) or use preconditioner jacobi or none (they need only "
+                         "the diagonal)",
+                         solver, pc, bad->type->name, bad->label);
   if (bad)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: preconditioner \"%s\" needs the assembled "
                          "operator, which block %s (%s) cannot give (neither its own operator nor "
-                         "Jacobian rows)", solver, pc, bad->type->name, bad->label);
+                         "Jacobian rows): use preconditioner jacobi or none (they need only the diagonal)",
+                         solver, pc,
+                         bad->type->name, bad->label);
   return VBC_OK;
 }

@@ -202,6 +202,25 @@ int vbc_lemke_solver_last(const vbc_solver *s, vbc_lemke_result *res, size_t *n)
   return 1;
 }
 
+/* At set-up: Lemke assembles J W J^T from the blocks' Jacobian rows, so a block without them
+ * (a Laplacian operator of its own: mps_poisson, staggered) is refused before step 1, with the
+ * way out, instead of at the first solve. */
+static int lemke_check(const void *state, const vbc_problem *pb, vbc_error *err) {
+  (void)state;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_block *blk = pb->blocks[b];
+    if (blk->type->jacobian) continue;
+    return vbc_error_set(err, VBC_EXIT_INPUT,
+                         "Lemke's method builds its LCP M = J W J^T from Jacobian rows, and "
+                         "block %s (%s) gives none%s: solve that block with pgs, jacobi, cg or "
+                         "mprgp, and Lemke only the contacts (coupler lemke_contacts, "
+                         "method.contact.solver lemke)", blk->type->name,
+                         blk->label ? blk->label : "?",
+                         blk->type->assemble ? " (its operator is its own, not J M^-1 J^T)" : "");
+  }
+  return VBC_OK;
+}
+
 const vbc_solver_type vbc_solver_lemke = {
     .name = "lemke",
     .summary = "Lemke's complementary pivoting on M = J M^-1 J^T, exact (Kurose & Takahashi "
@@ -209,6 +228,7 @@ const vbc_solver_type vbc_solver_lemke = {
     .params = lemke_params,
     .alloc = lemke_alloc,
     .free = lemke_free,
+    .check = lemke_check,
     .begin = lemke_begin,
     .iterate = lemke_iterate,
     .stats = lemke_stats,
