@@ -16,88 +16,127 @@
 #include "experiments/runner/animate.h"
 #include "experiments/runner/sweep.h"
 
+#define RUN_SYNOPSIS                                                                              \
+  "usage: vbc run SCENE.json [--method NAME] [--set KEY=VALUE]... [--out DIR] [--threads N]\n"       \
+  "               [--quiet]\n"                                                                       \
+  "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"              \
+  "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"          \
+  "               [--profile] [--max-particles N]\n"                                                   \
+  "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
+#define VALIDATE_SYNOPSIS \
+  "vbc validate SCENE.json [--method NAME] [--set KEY=VALUE]... [--max-particles N]\n"
+#define LIST_SYNOPSIS "vbc list [--format text|markdown|json|compatibility]\n"
+#define LCP_SYNOPSIS                                                                              \
+  "vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n" \
+  "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
+#define ANIMATE_SYNOPSIS "vbc animate DIR [--array NAME] [--out FILE] [--fps N] [--keep-png]\n"
+#define RUN_TEXT                                                                                  \
+  "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"             \
+  "             (step,time,block,iteration,residual,relative_residual,mean_error,\n"                \
+  "             reference_error,reference_w_error,seconds)\n"                                        \
+  "             and (when output.frames is true) frames/*.vtu + frames.pvd into DIR\n"               \
+  "             (default results/<scene name>)\n"
+#define VALIDATE_TEXT                                                                             \
+  "  validate   check the scene (with its --set overrides) and set it up without running it\n"
+#define LIST_TEXT                                                                                 \
+  "  list       print the registered blocks, solvers, couplers and benchmarks with their\n"         \
+  "             parameters (--format markdown: docs/modules.md; json: the same as data;\n"       \
+  "             compatibility: which combinations set up, docs/compatibility.md)\n"
+#define LCP_TEXT                                                                                  \
+  "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"      \
+  "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"      \
+  "             --reference REF: also the distance to REF's z (e.g. Lemke's output);\n"             \
+  "             --trace: per iteration of pgs/jacobi, errors against REF as CSV\n"
+#define ANIMATE_TEXT                                                                              \
+  "  animate    turn the frames of the run in DIR (DIR/frames.pvd) into DIR/animation.mp4\n"       \
+  "             (ffmpeg; DIR/animation.gif without it, or with --out FILE.gif): fluid\n"             \
+  "             coloured by --array (default pressure_smoothed, else pressure; a vector by its\n"    \
+  "             magnitude), walls grey, bodies outlined, the time in the corner; 3D frames\n"         \
+  "             projected onto x-y; --fps N (default 10); --keep-png keeps the PNGs, data and\n"   \
+  "             gnuplot script in OUT_frames/ (docs/cli.md)\n"
+#define SET_OPTION                                                                                \
+  "  --method NAME    replace the scene's whole `method` by a preset's (experiments/methods/\n"   \
+  "                   NAME.json, or a preset file's path; vbc list shows them); --set applies\n"  \
+  "                   on top\n"                                                                      \
+  "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"   \
+  "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
+#define MAX_PARTICLES_OPTION                                                                      \
+  "  --max-particles N\n"                                                                           \
+  "                   the most particles the scene may create (default: what fits in physical\n"  \
+  "                   memory, about 1 kB per particle in 2D); a scene over it exits 2 before\n"    \
+  "                   allocating, with the count and the memory it would need\n"
+#define RUN_OPTIONS                                                                               \
+  "  --out DIR        output directory\n"                                                          \
+  "  --threads N      OpenMP threads (default: all cores; results do not depend on N)\n"          \
+  "  --quiet          no progress output\n"                                                        \
+  "  --dump-state STEP FILE\n"                                                                      \
+  "                   write the complete state at the start of step STEP (1..steps), i.e.\n"     \
+  "                   just before its pressure solve, to FILE; the run goes on\n"                \
+  "  --from-state FILE\n"                                                                           \
+  "                   replace the scene's particles by FILE's state and run only the step it\n"  \
+  "                   was dumped before, with every iteration in convergence.csv; metrics are\n" \
+  "                   that solve's iterations, stop_reason, final_relative_residual and\n"       \
+  "                   solve_seconds (vary method.fluid.* to compare solvers on one problem)\n"   \
+  "  --dump-lcp STEP DIR\n"                                                                         \
+  "                   write every solve of step STEP (1..steps; step k advances t = (k-1) dt\n"   \
+  "                   to k dt) as the LCP Lemke would solve, z = impulses, w = J v - b, in the\n" \
+  "                   format of vbc lcp: DIR/stepSSSSSS_solveK_BLOCKS.lcp (docs/lcp.md)\n"       \
+  "  --exact-reference\n"                                                                           \
+  "                   solve every traced solve (the sampled steps' fluid solve; with\n"          \
+  "                   --from-state the one step) also with Lemke and write each iterate's\n"     \
+  "                   |z - z*|/|z*| and |w - w*|/|w* - q| (max norms) as reference_error and\n" \
+  "                   reference_w_error in convergence.csv; the results do not change\n"        \
+  "                   (docs/lcp.md)\n"                                                              \
+  "  --profile        print at the end where the wall time went: neighbour search, explicit\n"   \
+  "                   terms, each stage's rows and solve (us per row-iteration), bodies,\n"       \
+  "                   output (summary.json has it as `timing` either way)\n"                     \
+  "  --checkpoint-every STEPS, --checkpoint-seconds S\n"                                            \
+  "                   write DIR/checkpoint.vbc after every STEPS steps, or whenever S wall\n"     \
+  "                   seconds have passed since the last one (atomically; removed when the\n"    \
+  "                   run completes)\n"                                                           \
+  MAX_PARTICLES_OPTION                                                                            \
+  "  --resume DIR     continue the run a kill interrupted from DIR/checkpoint.vbc; without\n"    \
+  "                   SCENE the checkpoint's scene file and --set assignments are used; the\n"   \
+  "                   results are those of an uninterrupted run, bit for bit\n"                  \
+  "\n"                                                                                             \
+  "  SIGINT/SIGTERM   stop after the current step: a checkpoint when --checkpoint-* is on,\n"   \
+  "                   summary.json with \"status\": \"interrupted\", exit 128 + the signal\n"
+#define EXIT_CODES                                                                                \
+  "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error,\n"                \
+  "            130/143 interrupted by SIGINT/SIGTERM (run, sweep)\n"
+
 static const char usage[] =
-    "usage: vbc run SCENE.json [--method NAME] [--set KEY=VALUE]... [--out DIR] [--threads N]\n"
-    "               [--quiet]\n"
-    "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"
-    "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"
-    "               [--profile] [--max-particles N]\n"
-    "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
-    "       vbc validate SCENE.json [--method NAME] [--set KEY=VALUE]... [--max-particles N]\n"
-    "       vbc list [--format text|markdown|json|compatibility]\n"
-    "       vbc sweep SPEC.json [-j N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
-    "       vbc lcp FILE [--solver lemke|pgs|jacobi|mprgp|...] [--max-pivots N] [--max-iterations N] [--tol T]\n"
-    "               [--omega W] [--reference REF.json] [--trace FILE.csv]\n"
-    "       vbc animate DIR [--array NAME] [--out FILE] [--fps N] [--keep-png]\n"
+    RUN_SYNOPSIS
+    "       " VALIDATE_SYNOPSIS
+    "       " LIST_SYNOPSIS
+    "       vbc sweep SPEC.json [-j N] [--threads N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "       " LCP_SYNOPSIS
+    "       " ANIMATE_SYNOPSIS
     "       vbc --help | --version\n"
+    "       vbc COMMAND --help: that command's usage\n"
     "\n"
-    "  run        simulate the scene; writes summary.json, series.csv, convergence.csv\n"
-    "             (step,time,block,iteration,residual,relative_residual,mean_error,\n"
-    "             reference_error,reference_w_error,seconds)\n"
-    "             and (when output.frames is true) frames/*.vtu + frames.pvd into DIR\n"
-    "             (default results/<scene name>)\n"
-    "  validate   check the scene (with its --set overrides) and set it up without running it\n"
-    "  list       print the registered blocks, solvers, couplers and benchmarks with their\n"
-    "             parameters (--format markdown: docs/modules.md; json: the same as data;\n"
-    "             compatibility: which combinations set up, docs/compatibility.md)\n"
+    RUN_TEXT VALIDATE_TEXT LIST_TEXT
     "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
-    "  lcp        solve the LCP in FILE (n, M row by row, q; # comments), print JSON: status,\n"
-    "             pivots or iterations, error, seconds, z, w (docs/lcp.md); exit 0 if solved;\n"
-    "             --reference REF: also the distance to REF's z (e.g. Lemke's output);\n"
-    "             --trace: per iteration of pgs/jacobi, errors against REF as CSV\n"
-    "  animate    turn the frames of the run in DIR (DIR/frames.pvd) into DIR/animation.mp4\n"
-    "             (ffmpeg; DIR/animation.gif without it, or with --out FILE.gif): fluid\n"
-    "             coloured by --array (default pressure_smoothed, else pressure; a vector by its\n"
-    "             magnitude), walls grey, bodies outlined, the time in the corner; 3D frames\n"
-    "             projected onto x-y; --fps N (default 10); --keep-png keeps the PNGs, data and\n"
-    "             gnuplot script in OUT_frames/ (docs/cli.md)\n"
-    "\n"
-    "  --method NAME    replace the scene's whole `method` by a preset's (experiments/methods/\n"
-    "                   NAME.json, or a preset file's path; vbc list shows them); --set applies\n"
-    "                   on top\n"
-    "  --set KEY=VALUE  KEY is a dotted path into the scene JSON (time.end, method.fluid.solver,\n"
-    "                   geometry.0.max.1); VALUE is parsed as JSON, else taken as a string\n"
-    "  --out DIR        output directory\n"
-    "  --threads N      OpenMP threads (default: all cores; results do not depend on N)\n"
-    "  --quiet          no progress output\n"
-    "  --dump-state STEP FILE\n"
-    "                   write the complete state at the start of step STEP (1..steps), i.e.\n"
-    "                   just before its pressure solve, to FILE; the run goes on\n"
-    "  --from-state FILE\n"
-    "                   replace the scene's particles by FILE's state and run only the step it\n"
-    "                   was dumped before, with every iteration in convergence.csv; metrics are\n"
-    "                   that solve's iterations, stop_reason, final_relative_residual and\n"
-    "                   solve_seconds (vary method.fluid.* to compare solvers on one problem)\n"
-    "  --dump-lcp STEP DIR\n"
-    "                   write every solve of step STEP (1..steps; step k advances t = (k-1) dt\n"
-    "                   to k dt) as the LCP Lemke would solve, z = impulses, w = J v - b, in the\n"
-    "                   format of vbc lcp: DIR/stepSSSSSS_solveK_BLOCKS.lcp (docs/lcp.md)\n"
-    "  --exact-reference\n"
-    "                   solve every traced solve (the sampled steps' fluid solve; with\n"
-    "                   --from-state the one step) also with Lemke and write each iterate's\n"
-    "                   |z - z*|/|z*| and |w - w*|/|w* - q| (max norms) as reference_error and\n"
-    "                   reference_w_error in convergence.csv; the results do not change\n"
-    "                   (docs/lcp.md)\n"
-    "  --profile        print at the end where the wall time went: neighbour search, explicit\n"
-    "                   terms, each stage's rows and solve (us per row-iteration), bodies,\n"
-    "                   output (summary.json has it as `timing` either way)\n"
-    "  --checkpoint-every STEPS, --checkpoint-seconds S\n"
-    "                   write DIR/checkpoint.vbc after every STEPS steps, or whenever S wall\n"
-    "                   seconds have passed since the last one (atomically; removed when the\n"
-    "                   run completes)\n"
-    "  --max-particles N\n"
-    "                   the most particles the scene may create (default: what fits in physical\n"
-    "                   memory, about 1 kB per particle in 2D); a scene over it exits 2 before\n"
-    "                   allocating, with the count and the memory it would need\n"
-    "  --resume DIR     continue the run a kill interrupted from DIR/checkpoint.vbc; without\n"
-    "                   SCENE the checkpoint's scene file and --set assignments are used; the\n"
-    "                   results are those of an uninterrupted run, bit for bit\n"
-    "\n"
-    "  SIGINT/SIGTERM   stop after the current step: a checkpoint when --checkpoint-* is on,\n"
-    "                   summary.json with \"status\": \"interrupted\", exit 128 + the signal\n"
-    "\n"
-    "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error,\n"
-    "            130/143 interrupted by SIGINT/SIGTERM (run, sweep)\n";
+    LCP_TEXT ANIMATE_TEXT
+    "\n" SET_OPTION RUN_OPTIONS "\n" EXIT_CODES;
+
+/* `vbc COMMAND --help`: that command's usage on stdout (sweep prints its own). */
+static const char *const command_usage[][2] = {
+    {"run", RUN_SYNOPSIS "\n" RUN_TEXT "\n" SET_OPTION RUN_OPTIONS "\n" EXIT_CODES},
+    {"validate", "usage: " VALIDATE_SYNOPSIS "\n" VALIDATE_TEXT "\n" SET_OPTION
+                 MAX_PARTICLES_OPTION "\nexit codes: 0 valid, 2 bad input, 4 system error\n"},
+    {"list", "usage: " LIST_SYNOPSIS "\n" LIST_TEXT},
+    {"lcp", "usage: " LCP_SYNOPSIS "\n" LCP_TEXT
+            "\nexit codes: 0 solved, 2 bad input, 3 not solved, 4 system error (docs/lcp.md)\n"},
+    {"animate", "usage: " ANIMATE_SYNOPSIS "\n" ANIMATE_TEXT
+                "\nexit codes: 0 written, 2 bad input, 4 system error (e.g. gnuplot missing)\n"}};
+
+/* 1 if an argument after the command asks for help. */
+static int wants_help(int argc, char **argv) {
+  for (int i = 2; i < argc; ++i)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+  return 0;
+}
 
 typedef struct args {
   const char *command, *scene, *out;
@@ -377,6 +416,11 @@ int vbc_main(int argc, char **argv) {
     printf("vbc %s\n", VBC_VERSION);
     return 0;
   }
+  for (size_t i = 0; i < sizeof command_usage / sizeof *command_usage; ++i)
+    if (strcmp(cmd, command_usage[i][0]) == 0 && wants_help(argc, argv)) {
+      fputs(command_usage[i][1], stdout);
+      return 0;
+    }
   if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv, &reg);
   if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv, &reg);
   if (strcmp(cmd, "animate") == 0) return vbc_animate_main(argc, argv);

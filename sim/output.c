@@ -45,7 +45,7 @@ int vbc_output_open(vbc_output *o, const char *dir, const struct vbc_benchmark_t
   if (vbc_file_open(&o->series, path, ".part", err) != VBC_OK) return err->code;
   snprintf(path, sizeof path, "%s/convergence.csv", dir);
   if (vbc_file_open(&o->convergence, path, ".part", err) != VBC_OK) return err->code;
-  fprintf(o->series.f, "time,step,mean_iterations,max_iterations,relative_residual,"
+  fprintf(o->series.f, "time,step,iterations_mean,iterations_max,relative_residual,"
                        "kinetic_energy,max_speed%s%s",
           b && b->series_columns ? "," : "", b && b->series_columns ? b->series_columns : "");
   for (size_t k = 0; k < nextra; ++k) fprintf(o->series.f, ",%s", extra[k]);

@@ -141,3 +141,29 @@ Test(cli, bound_threads_keep_the_cpus_of_every_place) {
   cr_assert(apart, "every thread on CPUs %s: %s", first, err);
   free(err);
 }
+
+/* `vbc COMMAND --help`: that command's usage on stdout (not the whole of vbc --help), exit 0. */
+Test(cli, every_subcommand_prints_its_usage_with_help) {
+  const char *commands[] = {"run", "validate", "list", "sweep", "lcp", "animate"};
+  const char *dir = test_dir("subcommand_help");
+  char out[1100], err[1100], first[64];
+  snprintf(out, sizeof out, "%s/stdout.txt", dir);
+  snprintf(err, sizeof err, "%s/stderr.txt", dir);
+  for (int i = 0; i < 6; ++i) {
+    int rc = run_vbc_to((const char *[]){commands[i], "--help", NULL}, out, err);
+    char *text = read_text(out), *errors = read_text(err);
+    cr_assert_eq(rc, 0, "vbc %s --help: exit %d: %s", commands[i], rc, errors);
+    snprintf(first, sizeof first, "usage: vbc %s ", commands[i]);
+    cr_assert(text && strncmp(text, first, strlen(first)) == 0, "vbc %s --help printed: %.300s",
+              commands[i], text);
+    cr_assert_str_eq(errors, "", "vbc %s --help", commands[i]);
+    /* its own usage, not every command's synopsis (the text may name other commands) */
+    for (int j = 0; j < 6; ++j) {
+      char other[64];
+      snprintf(other, sizeof other, "\n       vbc %s ", commands[j]);
+      if (j != i) cr_assert(!strstr(text, other), "vbc %s --help shows%s", commands[i], other);
+    }
+    cr_assert(!strstr(text, "vbc --help | --version"), "vbc %s --help", commands[i]);
+    free(text), free(errors);
+  }
+}

@@ -406,7 +406,7 @@ Test(sweep_plots, two_case_sweep_end_to_end) {
   char path[1300];
   snprintf(path, sizeof path, "%s/plots/dev.gp", out_dir);
   char *gp = read_text(path);
-  cr_assert(strstr(gp, "set key noenhanced box opaque bottom right\n"), "%s", gp);
+  cr_assert(strstr(gp, "set key noenhanced box bottom right\n"), "%s", gp);
   free(gp);
   /* the printed order is the log-log slope of the tabulated errors */
   snprintf(path, sizeof path, "%s/table.csv", out_dir);

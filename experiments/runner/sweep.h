@@ -107,6 +107,8 @@ typedef struct vbc_sweep_case {
   int is_state;             /* the case that dumps the frozen state (from_state {"step"}) */
   vbc_case_state state;
   char message[512];        /* why it failed */
+  double t_end;             /* the scene's time.end [s] (the progress lines' end); NAN for a
+                               replay of a frozen state (one step) */
 } vbc_sweep_case;
 
 typedef struct vbc_sweep {
@@ -118,11 +120,18 @@ typedef struct vbc_sweep {
   char state_file[1200];    /* the file every case replays, "" without from_state */
   const char *const *known_metrics; /* the base scene's benchmark metrics and the run's figures */
   size_t nknown;
+  int threads;              /* --threads N: every case's OpenMP threads (0: the default: one each
+                               when cases run side by side, else all cores) */
+  double progress_seconds;  /* a progress line per running case at least this often (0: none) */
+  int quiet;                /* --quiet: no progress lines */
 } vbc_sweep;
 
 /* Expand the spec into cases (loading every case's scene, so a bad key or value stops here with
- * exit 2), compute their ids and check metrics and plots against what the scene can produce. */
+ * exit 2), compute their ids and check metrics and plots against what the scene can produce:
+ * vbc_sweep_expand_cases, then vbc_sweep_check_metrics. */
 int vbc_sweep_expand(vbc_sweep *sw, vbc_error *err);
+int vbc_sweep_expand_cases(vbc_sweep *sw, vbc_error *err);
+int vbc_sweep_check_metrics(const vbc_sweep *sw, vbc_error *err);
 void vbc_sweep_free(vbc_sweep *sw);
 
 /* The id of a resolved scene: 12 hex digits of a 64-bit FNV-1a hash of its canonical text
@@ -179,8 +188,11 @@ int vbc_sweep_check_path(const char *what, const char *path, vbc_error *err);
 
 /* DIR/table.csv: one row per case (varied values, metrics, iterations, seconds, speed). */
 int vbc_sweep_write_table(const vbc_sweep *sw, vbc_error *err);
-/* A case's figure from summary.json: metrics.NAME, solver.NAME or NAME (NAN if missing). */
+/* A case's figure from summary.json: metrics.NAME, solver.NAME or NAME (NAN if missing, and
+ * for a figure that is not a number); vbc_sweep_case_value: the JSON value itself, NULL if
+ * missing. */
 double vbc_sweep_case_metric(const cJSON *summary, const char *name);
+const cJSON *vbc_sweep_case_value(const cJSON *summary, const char *name);
 /* A JSON file of a case's directory (summary.json, result.json), NULL if absent or unreadable. */
 cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const char *file);
 

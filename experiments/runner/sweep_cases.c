@@ -135,14 +135,20 @@ static int known_metric(const vbc_sweep *sw, const char *name) {
   return 0;
 }
 
-static int check_metrics(vbc_sweep *sw, vbc_error *err) {
+int vbc_sweep_check_metrics(const vbc_sweep *sw, vbc_error *err) {
   const vbc_sweep_spec *s = &sw->spec;
-  for (size_t i = 0; i < s->nmetrics; ++i)
+  for (size_t i = 0; i < s->nmetrics; ++i) {
+    for (size_t j = 0; j < i; ++j) /* one column per name in table.csv */
+      if (strcmp(s->metrics[j], s->metrics[i]) == 0)
+        return vbc_error_set(err, VBC_EXIT_INPUT,
+                             "%s: metrics.%zu: expected each metric once, got '%s' again "
+                             "(metrics.%zu)", s->file, i, s->metrics[i], j);
     if (!known_metric(sw, s->metrics[i]))
       return vbc_error_set(err, VBC_EXIT_INPUT,
                            "%s: metrics.%zu: expected a metric this scene reports, got '%s' "
                            "(vbc sweep %s --list shows them)",
                            s->file, i, s->metrics[i], s->file);
+  }
   for (size_t p = 0; p < s->nplots; ++p) {
     const vbc_sweep_plot *pl = &s->plots[p];
     if (pl->kind != VBC_PLOT_METRIC && pl->kind != VBC_PLOT_ORDER) continue;
@@ -235,6 +241,8 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
   if (rc == VBC_OK) rc = check_presets(sw, c, &scene, err);
   if (rc == VBC_OK && index == 0) rc = collect_metrics(sw, &scene, err);
   if (rc == VBC_OK) vbc_sweep_case_id(scene.resolved, c->repeat, state, c->id);
+  /* a replay of a frozen state runs one step, not the scene to its end */
+  if (rc == VBC_OK) c->t_end = sw->state_file[0] ? NAN : scene.t_end;
   vbc_scene_free(&scene);
   return rc;
 }
@@ -249,6 +257,7 @@ static int add_state_case(vbc_sweep *sw, vbc_sweep_case *c, unsigned long long *
   vbc_scene_free(&base);
   if (case_scene(sw, NULL, end, &base, err) != VBC_OK) return vbc_scene_free(&base), err->code;
   vbc_sweep_case_id(base.resolved, 0, (unsigned long long)sw->spec.state_step, c->id);
+  c->t_end = base.t_end;
   vbc_scene_free(&base);
   c->is_state = 1;
   c->sets = vbc_calloc(1, sizeof *c->sets, err);
@@ -265,6 +274,11 @@ static int add_state_case(vbc_sweep *sw, vbc_sweep_case *c, unsigned long long *
 }
 
 int vbc_sweep_expand(vbc_sweep *sw, vbc_error *err) {
+  if (vbc_sweep_expand_cases(sw, err) != VBC_OK) return err->code;
+  return vbc_sweep_check_metrics(sw, err);
+}
+
+int vbc_sweep_expand_cases(vbc_sweep *sw, vbc_error *err) {
   const vbc_sweep_spec *s = &sw->spec;
   size_t n = (size_t)s->repeat;
   for (size_t a = 0; a < s->naxes; ++a) {
@@ -292,7 +306,7 @@ int vbc_sweep_expand(vbc_sweep *sw, vbc_error *err) {
   for (size_t i = 0; i < n; ++i)
     if (fill_case(sw, &sw->cases[sw->ncases++], i, state, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < sw->ncases; ++i) vbc_sweep_refresh_state(sw, &sw->cases[i]);
-  return check_metrics(sw, err);
+  return VBC_OK;
 }
 
 void vbc_sweep_free(vbc_sweep *sw) {

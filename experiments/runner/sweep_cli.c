@@ -11,19 +11,28 @@
 #include "experiments/runner/sweep.h"
 
 static const char usage[] =
-    "usage: vbc sweep SPEC.json [-j N] [--out DIR] [--cases DIR] [--set KEY=VALUE]...\n"
-    "                 [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "usage: vbc sweep SPEC.json [-j N] [--threads N] [--out DIR] [--cases DIR]\n"
+    "                 [--set KEY=VALUE]... [--force] [--quiet] [--progress-seconds S]\n"
+    "                 [--case ID] [--list] [--emit-jobs FILE]\n"
     "                 [--emit-slurm FILE [--partition NAME] [--time-limit T]\n"
     "                  [--cpus-per-task N] [--throttle N]]\n"
     "\n"
-    "  -j N             run up to N cases at once (separate processes; one thread each if N > 1)\n"
+    "  -j N             run up to N cases at once (separate processes; one thread each if N > 1,\n"
+    "                   unless --threads)\n"
+    "  --threads N      every case's OpenMP threads (vbc run --threads N; default: one each\n"
+    "                   with -j N > 1, else all cores)\n"
     "  --out DIR        table.csv and plots/ go here (default results/sweeps/<spec name>)\n"
     "  --cases DIR      case directories (default DIR/cases); sweeps sharing it share cases,\n"
     "                   each run by one of them (a lock per case; the others wait for it)\n"
     "  --set KEY=VALUE  override a base-scene key in every case (as vbc run --set)\n"
     "  --force          rerun cases that are already done\n"
+    "  --progress-seconds S\n"
+    "                   a line per running case at least every S seconds: its id, simulated\n"
+    "                   time of its end time, wall time so far (default 10; 0: none)\n"
+    "  --quiet          no such progress lines (the line per finished case and errors stay)\n"
     "  --case ID        run only this case (no table, no plots): one job of a cluster array\n"
     "  --list           print the cases and their state, and the metrics available; run nothing\n"
+    "                   (a metric the scene does not report is named after the list, exit 2)\n"
     "  --emit-jobs FILE write one shell command per case still to run (for GNU parallel or a\n"
     "                   Slurm array job); copy the case directories back to merge the results\n"
     "  --emit-slurm FILE\n"
@@ -41,7 +50,8 @@ static const char usage[] =
 typedef struct sweep_args {
   const char *spec, *out, *cases, *only, *emit, *emit_slurm;
   const char *sets[256];
-  int nsets, jobs, force, list;
+  int nsets, jobs, force, list, threads, quiet;
+  double progress_seconds;
   vbc_slurm_options slurm;
   int slurm_options; /* how many of --partition … --throttle were given */
 } sweep_args;
@@ -113,6 +123,7 @@ static int parse_slurm_option(const char *s, const char *next, int *i, sweep_arg
 static int parse(int argc, char **argv, sweep_args *a) {
   memset(a, 0, sizeof *a);
   a->jobs = 1;
+  a->progress_seconds = 10.0;
   a->slurm.cpus_per_task = 1;
   for (int i = 2; i < argc; ++i) {
     const char *s = argv[i];
@@ -124,6 +135,18 @@ static int parse(int argc, char **argv, sweep_args *a) {
       long n = number_in(next, 1, 256);
       if (n < 0) return usage_error("%s: expected a number of jobs from 1 to 256", s);
       a->jobs = (int)n, ++i;
+    } else if (strcmp(s, "--threads") == 0) {
+      long n = number_in(next, 1, 1024);
+      if (n < 0) return usage_error("%s: expected a number of threads from 1 to 1024", s);
+      a->threads = (int)n, ++i;
+    } else if (strcmp(s, "--progress-seconds") == 0) {
+      char *end;
+      double t = next ? strtod(next, &end) : -1.0;
+      if (next == NULL || end == next || *end != '\0' || !(t >= 0.0 && t <= 1e6))
+        return usage_error("%s: expected a number of seconds from 0 to 1e6", s);
+      a->progress_seconds = t, ++i;
+    } else if (strcmp(s, "--quiet") == 0) {
+      a->quiet = 1;
     } else if (strcmp(s, "--set") == 0 && next) {
       if (a->nsets == 256) return usage_error("%s: too many overrides", s);
       a->sets[a->nsets++] = argv[++i];
@@ -155,13 +178,18 @@ static int parse(int argc, char **argv, sweep_args *a) {
   if (a->spec == NULL) return usage_error("%s", "a sweep spec (SPEC.json) is needed");
   if (a->list + (a->only != NULL) + (a->emit != NULL) + (a->emit_slurm != NULL) > 1)
     return usage_error("%s", "--list, --case, --emit-jobs and --emit-slurm exclude each other");
+  if (a->threads > 0 && (a->emit != NULL || a->emit_slurm != NULL))
+    return usage_error("%s", "--threads sets the threads of the cases this sweep runs; for the "
+                             "job lines set OMP_NUM_THREADS, for Slurm --cpus-per-task");
   if (a->slurm_options > 0 && a->emit_slurm == NULL)
     return usage_error("%s", "--partition, --time-limit, --cpus-per-task and --throttle go with "
                              "--emit-slurm FILE");
   return 0;
 }
 
-static void list_cases(const vbc_sweep *sw) {
+/* The cases, then what the scene reports; a metric of the spec it does not report is said after
+ * the list (returned as the exit code), so that the list shows the names to choose from. */
+static int list_cases(const vbc_sweep *sw, vbc_error *err) {
   printf("sweep %s (%s): %zu cases in %s\n", sw->spec.name, sw->spec.file, sw->ncases,
          sw->cases_dir);
   for (size_t i = 0; i < sw->ncases; ++i) {
@@ -172,6 +200,7 @@ static void list_cases(const vbc_sweep *sw) {
   printf("metrics available:");
   for (size_t i = 0; i < sw->nknown; ++i) printf(" %s", sw->known_metrics[i]);
   printf("\n");
+  return vbc_sweep_check_metrics(sw, err);
 }
 
 /* The paths that go into job lines and gnuplot scripts, before anything runs (sweep_jobs.c). */
@@ -298,10 +327,14 @@ int vbc_sweep_main(int argc, char **argv, const struct vbc_registry *registry) {
     if (a.cases) snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s", a.cases);
     else snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s/cases", sw.out);
     rc = check_paths(&sw, &err);
-    if (rc == VBC_OK) rc = vbc_sweep_expand(&sw, &err);
+    if (rc == VBC_OK) rc = vbc_sweep_expand_cases(&sw, &err);
+    if (rc == VBC_OK && !a.list) rc = vbc_sweep_check_metrics(&sw, &err);
   }
+  sw.threads = a.threads;
+  sw.quiet = a.quiet;
+  sw.progress_seconds = a.progress_seconds;
   if (rc == VBC_OK) {
-    if (a.list) list_cases(&sw);
+    if (a.list) rc = list_cases(&sw, &err);
     else if (a.only) rc = run_one(&sw, vbc, &a, &err);
     else if (a.emit) rc = emit(&sw, vbc, &a, &err);
     else if (a.emit_slurm) rc = emit_slurm(&sw, vbc, &a, &err);

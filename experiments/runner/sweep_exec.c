@@ -3,13 +3,20 @@
  *
  * Why processes and not threads: a case that crashes or is killed cannot take the others with
  * it, each case is exactly what `vbc run` would do by hand, and a cluster can run the same
- * commands (--emit-jobs). With more than one job each case gets one OpenMP thread (docs/notes/bench-journal.md:
- * on 2 cores, oversubscribed threads are slower than none), and, if the user binds threads, a
- * place of its own: bound alike, they all sat on the first CPU. Children die with the runner
- * (PR_SET_PDEATHSIG), so a killed sweep leaves incomplete directories, never a run that goes on
- * writing into a directory the next sweep is about to clear. */
+ * commands (--emit-jobs). With more than one job each case gets one OpenMP thread unless
+ * `--threads N` says otherwise (docs/notes/bench-journal.md: on 2 cores, oversubscribed threads
+ * are slower than none), and, if the user binds threads, a place of its own: bound alike, they
+ * all sat on the first CPU. Children die with the runner (PR_SET_PDEATHSIG), so a killed sweep
+ * leaves incomplete directories, never a run that goes on writing into a directory the next
+ * sweep is about to clear.
+ *
+ * A case's own output goes to its log.txt, where a long case can stay silent for minutes (one
+ * progress line per output interval). So while cases run the runner says, at least every
+ * `progress_seconds` per case, where each one is: the simulated time of the case's latest
+ * progress line against its end time, and the wall time since it started. */
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +99,8 @@ static int write_result(const vbc_sweep *sw, vbc_sweep_case *c, int code, double
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "id", c->id);
   cJSON_AddNumberToObject(root, "exit_code", code);
-  cJSON_AddStringToObject(root, "message", code ? c->message : "");
+  /* no message is null, as every missing value the runner writes in JSON */
+  cJSON_AddItemToObject(root, "message", code ? cJSON_CreateString(c->message) : cJSON_CreateNull());
   cJSON_AddNumberToObject(root, "seconds", seconds);
   snprintf(path, sizeof path, "%s/result.json", dir);
   return vbc_json_write_file(path, root, err);
@@ -101,7 +109,7 @@ static int write_result(const vbc_sweep *sw, vbc_sweep_case *c, int code, double
 typedef struct slot {
   pid_t pid;
   vbc_sweep_case *c;
-  double started;
+  double started, last_beat;
   vbc_case_lock lock; /* the case's, held while it runs (experiments/runner/sweep_lock.h) */
 } slot;
 
@@ -171,9 +179,12 @@ static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds,
           took);
   if (c->state == VBC_CASE_DONE && sw->spec.nmetrics > 0 && !c->is_state) {
     cJSON *summary = vbc_sweep_case_json(sw, c, "summary.json");
-    for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m)
-      fprintf(stderr, "  %s=%.4g", sw->spec.metrics[m],
-              vbc_sweep_case_metric(summary, sw->spec.metrics[m]));
+    for (size_t m = 0; m < sw->spec.nmetrics && m < 3; ++m) {
+      const cJSON *v = vbc_sweep_case_value(summary, sw->spec.metrics[m]);
+      fprintf(stderr, "  %s=", sw->spec.metrics[m]); /* missing: empty, as in table.csv */
+      if (cJSON_IsNumber(v)) fprintf(stderr, "%.4g", v->valuedouble);
+      else if (cJSON_IsString(v)) fprintf(stderr, "%s", v->valuestring);
+    }
     cJSON_Delete(summary);
   } else if (c->state != VBC_CASE_DONE) {
     fprintf(stderr, "  %s", c->message);
@@ -201,13 +212,62 @@ static int needs_run(const vbc_sweep_case *c, int force) {
   return force || c->state == VBC_CASE_PENDING || c->state == VBC_CASE_INCOMPLETE;
 }
 
-/* Wait for one child; returns its slot index or -1 (interrupted, or no child). */
-static int wait_one(slot *slots, int jobs, int *status) {
+/* The simulated time and step of a running case's latest progress line in its log.txt
+ * (`step N/M t=T s …`, sim/progress.c); 0 if it has printed none yet. Only the log's tail is
+ * read: the line is near its end. */
+static int latest_progress(const vbc_sweep *sw, const vbc_sweep_case *c, double *t, long *step,
+                           long *steps) {
+  char dir[1100], path[1200], tail[8193];
+  snprintf(path, sizeof path, "%s/log.txt", vbc_sweep_case_dir(sw, c, dir, sizeof dir));
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  size_t n = 0;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long size = ftell(f);
+    fseek(f, size > (long)sizeof tail - 1 ? size - (long)(sizeof tail - 1) : 0, SEEK_SET);
+    n = fread(tail, 1, sizeof tail - 1, f);
+  }
+  fclose(f);
+  tail[n] = '\0';
+  int found = 0;
+  for (char *line = tail; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+    found |= sscanf(line, "step %ld/%ld t=%lg", step, steps, t) == 3;
+  return found;
+}
+
+/* "[running] 1a2b3c4d5e6f  t = 0.12 s of 1 s (step 60/500)  40 s elapsed" */
+static void heartbeat(const vbc_sweep *sw, const slot *s, double now) {
+  char took[32], where[160];
+  double t;
+  long step, steps;
+  format_duration(now - s->started, took, sizeof took);
+  if (isnan(s->c->t_end))
+    snprintf(where, sizeof where, "replaying the frozen state's step");
+  else if (latest_progress(sw, s->c, &t, &step, &steps))
+    snprintf(where, sizeof where, "t = %.4g s of %.4g s (step %ld/%ld)", t, s->c->t_end, step,
+             steps);
+  else
+    snprintf(where, sizeof where, "t = ? s of %.4g s (no progress line yet)", s->c->t_end);
+  fprintf(stderr, "[running] %s  %s  %s elapsed\n", s->c->id, where, took);
+}
+
+/* Wait for one child, saying where each running case is at least every `beat` seconds (0: never);
+ * returns its slot index or -1 (interrupted, or no child). */
+static int wait_one(const vbc_sweep *sw, slot *slots, int jobs, double beat, int *status) {
   for (;;) {
-    pid_t pid = waitpid(-1, status, 0);
+    pid_t pid = waitpid(-1, status, WNOHANG);
     if (pid < 0) return -1;
-    for (int i = 0; i < jobs; ++i)
+    for (int i = 0; pid > 0 && i < jobs; ++i)
       if (slots[i].pid == pid) return i;
+    if (pid > 0) continue;
+    if (interrupted) return -1;
+    const double now = vbc_now();
+    for (int i = 0; beat > 0.0 && i < jobs; ++i)
+      if (slots[i].pid > 0 && now - slots[i].last_beat >= beat) {
+        heartbeat(sw, &slots[i], now);
+        slots[i].last_beat = now;
+      }
+    nanosleep(&(struct timespec){0, 50000000L}, NULL); /* 50 ms: a finished case is seen soon */
   }
 }
 
@@ -256,7 +316,7 @@ static int start_next(vbc_sweep *sw, queue *q, slot *s, int k, const char *vbc, 
       continue;
     }
     s->c = c;
-    s->started = vbc_now();
+    s->started = s->last_beat = vbc_now();
     s->pid = start_case(sw, c, vbc, q->threads, k, &s->lock, err);
     if (s->pid > 0) return 1;
     s->pid = 0;
@@ -275,7 +335,9 @@ static size_t queued(const queue *q) {
 static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const char *vbc,
                      int jobs, int force, tally *t, vbc_error *err) {
   slot *slots = vbc_calloc((size_t)jobs, sizeof *slots, err);
-  queue q = {.n = nq, .force = force, .threads = jobs > 1 && nq > 1 ? 1 : 0};
+  /* --threads N for every case; else one each when they run side by side, else all cores */
+  queue q = {.n = nq, .force = force,
+             .threads = sw->threads > 0 ? sw->threads : jobs > 1 && nq > 1 ? 1 : 0};
   q.cases = slots ? vbc_calloc(nq ? nq : 1, sizeof *q.cases, err) : NULL;
   q.told = q.cases ? vbc_calloc(nq ? nq : 1, 1, err) : NULL;
   if (q.told == NULL) return free(slots), free(q.cases), err->code;
@@ -295,7 +357,7 @@ static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const cha
       if (queued(&q) > 0) nanosleep(&(struct timespec){0, 200000000L}, NULL);
       continue;
     }
-    int status, i = wait_one(slots, jobs, &status);
+    int status, i = wait_one(sw, slots, jobs, sw->quiet ? 0.0 : sw->progress_seconds, &status);
     if (i < 0) continue;
     rc = finish_case(sw, &slots[i], status, t, err);
     vbc_case_lock_release(&slots[i].lock);
@@ -334,8 +396,13 @@ int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const
     else t.finished++;
   }
   t.queued = nq;
+  char threads[48] = "";
+  if (sw->threads > 0)
+    snprintf(threads, sizeof threads, " (%d thread%s each)", sw->threads, sw->threads > 1 ? "s" : "");
+  else if (nq > 1 && jobs > 1)
+    snprintf(threads, sizeof threads, " (one thread each)");
   fprintf(stderr, "sweep %s: %zu cases, %zu to run%s, output in %s\n", sw->spec.name, sw->ncases,
-          nq, nq > 1 && jobs > 1 ? " (one thread each)" : "", sw->out);
+          nq, threads, sw->out);
   int rc = VBC_OK;
   /* the frozen state comes first: every other case reads it */
   size_t first = nq > 0 && queue[0]->is_state ? 1 : 0;

@@ -15,9 +15,13 @@ const char *vbc_gnuplot_find(char *buf, size_t size);
  * PATH; NULL if it is not there (vbc animate: VBC_FFMPEG, ffmpeg). */
 const char *vbc_program_find(const char *env, const char *program, char *buf, size_t size);
 
-/* Title, axis labels, log scales, grid and key of a plot. */
+/* Title, axis labels (the spec's, else xlabel and ylabel with their units where known), log
+ * scales, grid and key (the spec's position, else below the plot) of a plot of `curves` curves;
+ * every text is plain (noenhanced) and NaN in the data is a missing value. */
 void vbc_gp_head(FILE *f, const vbc_sweep *sw, const vbc_sweep_plot *pl, const char *xlabel,
-                 const char *ylabel);
+                 const char *ylabel, int curves);
+/* The unit of a scene key, run figure or column ("m", "s", …), NULL where the runner knows none. */
+const char *vbc_gp_unit(const char *name);
 /* Draw `plot_command` into NAME.png (pngcairo, else png), NAME.svg and NAME.pdf (pdfcairo, when
  * that terminal exists). */
 void vbc_gp_render(FILE *f, const char *name, const char *plot_command);

@@ -1,7 +1,8 @@
 /* sweep_plot.c — the plots of a sweep: for each, DIR/plots/NAME.dat (the numbers drawn, taken
  * from the finished cases' files) and NAME.gp (the script that drew them), rendered by gnuplot.
  * Kinds (docs/sweep-format.md): metric, spatial_convergence (with the fitted order in the key),
- * series, convergence, script; any of the first four can add reference curves from data files. */
+ * series, convergence (one curve per case: sweep_plot_cases.c), script; any of the first four
+ * can add reference curves from data files. */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,12 +13,10 @@
 #include "io/files.h"
 #include "experiments/runner/sweep_csv.h"
 #include "experiments/runner/sweep_gnuplot.h"
+#include "experiments/runner/sweep_plot.h"
 
-typedef struct buf {
-  char *s;
-  size_t len, cap;
-  int oom;
-} buf;
+typedef vbc_plot_buf buf;
+typedef vbc_plot_job plot_job;
 
 static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void bprintf(buf *b, const char *fmt, ...) {
@@ -40,17 +39,6 @@ static void bprintf(buf *b, const char *fmt, ...) {
   }
 }
 
-/* One plot being written: its data file, the curves of its plot command, the curve count. */
-typedef struct plot_job {
-  vbc_sweep *sw;
-  const vbc_sweep_plot *pl;
-  char dir[1100];
-  FILE *dat;
-  size_t blocks;
-  buf cmd;
-  int curves;
-} plot_job;
-
 static int key_index(const vbc_sweep_spec *s, const char *key) {
   int k = 0;
   for (size_t a = 0; a < s->naxes; ++a)
@@ -66,7 +54,7 @@ static const cJSON *axis_list(const vbc_sweep_spec *s, const char *key) {
   return NULL;
 }
 
-static int plotted(const vbc_sweep *sw, const vbc_sweep_case *c, const cJSON *where) {
+int vbc_plot_wanted(const vbc_sweep *sw, const vbc_sweep_case *c, const cJSON *where) {
   if (c->is_state || c->state != VBC_CASE_DONE) return 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, where) {
@@ -89,7 +77,7 @@ static void value_text(const cJSON *v, char *out, size_t size) {
 }
 
 /* A curve's name: the case's varied values except those the plot fixes (x, series, where). */
-static void case_title(const plot_job *J, const vbc_sweep_case *c, char *out, size_t size) {
+void vbc_plot_case_title(const plot_job *J, const vbc_sweep_case *c, char *out, size_t size) {
   const vbc_sweep_spec *s = &J->sw->spec;
   size_t n = 0;
   out[0] = '\0';
@@ -109,14 +97,27 @@ static void case_title(const plot_job *J, const vbc_sweep_case *c, char *out, si
   if (n == 0) snprintf(out, size, "%s", c->id);
 }
 
-static void curve(plot_job *J, const char *spec, const char *title) {
+void vbc_plot_curve(plot_job *J, const char *spec, const char *title) {
   char q[512];
   bprintf(&J->cmd, "%s \\\n  %s title %s", J->curves ? "," : "plot", spec,
           vbc_gp_quote(title, q, sizeof q));
   J->curves++;
 }
 
-static void begin_block(plot_job *J, const char *comment) {
+/* A number of a .dat file: a missing value (an empty cell, nan in a case's CSV) is NaN, which
+ * the script declares missing (vbc_gp_head); anything else as the file had it. */
+void vbc_plot_dat_cell(FILE *dat, const char *cell, const char *sep) {
+  char *end;
+  const double v = strtod(cell, &end);
+  fprintf(dat, "%s%s", sep, end == cell || isnan(v) ? "NaN" : cell);
+}
+
+static void dat_number(FILE *dat, double v, const char *sep) {
+  if (isnan(v)) fprintf(dat, "%sNaN", sep);
+  else fprintf(dat, "%s%.10g", sep, v);
+}
+
+void vbc_plot_begin_block(plot_job *J, const char *comment) {
   if (J->blocks++) fprintf(J->dat, "\n\n");
   fprintf(J->dat, "# %s\n", comment);
 }
@@ -142,7 +143,7 @@ static size_t gather(plot_job *J, const cJSON *series_value, point *pts) {
   size_t n = 0;
   for (size_t i = 0; i < J->sw->ncases; ++i) {
     const vbc_sweep_case *c = &J->sw->cases[i];
-    if (!plotted(J->sw, c, J->pl->where)) continue;
+    if (!vbc_plot_wanted(J->sw, c, J->pl->where)) continue;
     if (ks >= 0 && !cJSON_Compare(c->values[ks], series_value, 1)) continue;
     const cJSON *xv = c->values[kx];
     point *p = &pts[n++];
@@ -176,7 +177,7 @@ static void fit_curve(plot_job *J, const point *pts, const double *val, size_t n
   fprintf(fits, "\"%s\",%s,%.6g,%.6g,%zu\n", name, J->pl->y[j], order, c, used);
   snprintf(spec, sizeof spec, "%.10g*x**%.10g with lines dt 2 lc %d", c, order, J->curves);
   snprintf(title, sizeof title, "fit: order %.2f", order);
-  curve(J, spec, title);
+  vbc_plot_curve(J, spec, title);
 }
 
 static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FILE *fits) {
@@ -192,7 +193,7 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
   char comment[300];
   snprintf(comment, sizeof comment, "%s: columns x, x label, %s ...",
            series_value ? group : "all cases", J->pl->y[0]);
-  begin_block(J, comment);
+  vbc_plot_begin_block(J, comment);
   for (size_t i = 0; i < n; ++i) {
     cJSON *summary = vbc_sweep_case_json(J->sw, pts[i].c, "summary.json");
     char label[sizeof pts[i].label];
@@ -200,10 +201,11 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
     for (const char *s = pts[i].label; *s; ++s)
       label[n++] = *s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s;
     label[n] = '\0';
-    fprintf(J->dat, "%.10g \"%s\"", pts[i].x, label);
+    dat_number(J->dat, pts[i].x, "");
+    fprintf(J->dat, " \"%s\"", label);
     for (size_t j = 0; j < ny; ++j) {
       val[i * ny + j] = vbc_sweep_case_metric(summary, J->pl->y[j]);
-      fprintf(J->dat, " %.10g", val[i * ny + j]);
+      dat_number(J->dat, val[i * ny + j], " ");
     }
     fputc('\n', J->dat);
     cJSON_Delete(summary);
@@ -215,7 +217,7 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
              J->pl->name, J->blocks - 1, j + 3, categorical ? ":xtic(2)" : "", J->curves + 1);
     snprintf(title, sizeof title, "%s%s%s", ny > 1 || !series_value ? J->pl->y[j] : "",
              ny > 1 && series_value ? ", " : "", series_value ? group : "");
-    curve(J, spec, title);
+    vbc_plot_curve(J, spec, title);
     if (J->pl->kind == VBC_PLOT_ORDER) fit_curve(J, pts, val, n, j, title, fits);
   }
   free(val);
@@ -244,108 +246,6 @@ static int metric_plot(plot_job *J, vbc_error *err) {
   return fits ? vbc_file_commit(&fitfile, err) : VBC_OK;
 }
 
-/* --- series and convergence --------------------------------------------------------------- */
-
-static int case_table(plot_job *J, const vbc_sweep_case *c, const char *file, vbc_table *t,
-                      vbc_error *err) {
-  char dir[1100], path[1300];
-  snprintf(path, sizeof path, "%s/%s", vbc_sweep_case_dir(J->sw, c, dir, sizeof dir), file);
-  return vbc_table_read(t, path, err);
-}
-
-static int missing_column(plot_job *J, const vbc_sweep_case *c, const char *file,
-                          const char *col, vbc_error *err) {
-  char dir[1100];
-  return vbc_error_set(err, VBC_EXIT_INPUT, "%s: plot %s: no column '%s' in %s/%s",
-                       J->sw->spec.file, J->pl->name, col,
-                       vbc_sweep_case_dir(J->sw, c, dir, sizeof dir), file);
-}
-
-static int series_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err) {
-  vbc_table t;
-  if (case_table(J, c, J->pl->file, &t, err) != VBC_OK) return vbc_table_free(&t), err->code;
-  int cols[64], ny = (int)(J->pl->ny < 63 ? J->pl->ny : 63);
-  cols[0] = vbc_table_column_named(&t, J->pl->x);
-  if (cols[0] < 0) return vbc_table_free(&t), missing_column(J, c, J->pl->file, J->pl->x, err);
-  for (int j = 0; j < ny; ++j)
-    if ((cols[j + 1] = vbc_table_column_named(&t, J->pl->y[j])) < 0)
-      return vbc_table_free(&t), missing_column(J, c, J->pl->file, J->pl->y[j], err);
-  char title[300];
-  case_title(J, c, title, sizeof title);
-  begin_block(J, title);
-  for (size_t r = 0; r < t.nrows; ++r) {
-    for (int j = 0; j <= ny; ++j) fprintf(J->dat, "%s%s", j ? " " : "", vbc_table_cell(&t, r, cols[j]));
-    fputc('\n', J->dat);
-  }
-  vbc_table_free(&t);
-  for (int j = 0; j < ny; ++j) {
-    char spec[200], name[400];
-    snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:%d with lines lw 2", J->pl->name,
-             J->blocks - 1, j + 2);
-    snprintf(name, sizeof name, "%s%s%s", ny > 1 ? J->pl->y[j] : "", ny > 1 ? " " : "", title);
-    curve(J, spec, name);
-  }
-  return VBC_OK;
-}
-
-/* The block a convergence curve follows: as asked, else "total" when the solve had several
- * blocks, else the only one. */
-static const char *pick_block(const plot_job *J, const vbc_table *t, int cs, int cb, long step) {
-  if (J->pl->block) return J->pl->block;
-  const char *first = NULL;
-  for (size_t r = 0; r < t->nrows; ++r) {
-    if ((long)vbc_table_number(t, r, cs) != step) continue;
-    const char *b = vbc_table_cell(t, r, cb);
-    if (strcmp(b, "total") == 0) return b;
-    if (first == NULL) first = b;
-  }
-  return first ? first : "";
-}
-
-static int convergence_case(plot_job *J, const vbc_sweep_case *c, vbc_error *err) {
-  vbc_table t;
-  if (case_table(J, c, "convergence.csv", &t, err) != VBC_OK) return vbc_table_free(&t), err->code;
-  const char *y = J->pl->ny ? J->pl->y[0] : "relative_residual";
-  const char *need[] = {"step", "block", "iteration", y, J->pl->x};
-  int col[5];
-  for (int k = 0; k < 5; ++k)
-    if ((col[k] = vbc_table_column_named(&t, need[k])) < 0)
-      return vbc_table_free(&t), missing_column(J, c, "convergence.csv", need[k], err);
-  long step = J->pl->step;
-  for (size_t r = 0; step == 0 && r < t.nrows; ++r)
-    if (r + 1 == t.nrows) step = (long)vbc_table_number(&t, r, col[0]);
-  const char *block = pick_block(J, &t, col[0], col[1], step);
-  char title[300], comment[400];
-  case_title(J, c, title, sizeof title);
-  snprintf(comment, sizeof comment, "%s: step %ld, block %s: %s %s", title, step, block,
-           J->pl->x, y);
-  begin_block(J, comment);
-  size_t rows = 0;
-  for (size_t r = 0; r < t.nrows; ++r) {
-    if ((long)vbc_table_number(&t, r, col[0]) != step || strcmp(vbc_table_cell(&t, r, col[1]), block) ||
-        vbc_table_cell(&t, r, col[3])[0] == '\0') /* mean_error is empty without a measure */
-      continue;
-    fprintf(J->dat, "%s %s\n", vbc_table_cell(&t, r, col[4]), vbc_table_cell(&t, r, col[3]));
-    rows++;
-  }
-  vbc_table_free(&t);
-  char spec[200];
-  snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:2 with lines lw 2", J->pl->name,
-           J->blocks - 1);
-  if (rows > 0) curve(J, spec, title);
-  return VBC_OK;
-}
-
-static int per_case_plot(plot_job *J, vbc_error *err) {
-  for (size_t i = 0; i < J->sw->ncases; ++i) {
-    const vbc_sweep_case *c = &J->sw->cases[i];
-    if (!plotted(J->sw, c, J->pl->where)) continue;
-    int rc = J->pl->kind == VBC_PLOT_SERIES ? series_case(J, c, err) : convergence_case(J, c, err);
-    if (rc != VBC_OK) return rc;
-  }
-  return VBC_OK;
-}
-
 /* --- references and the script ------------------------------------------------------------- */
 
 static int reference(plot_job *J, size_t k, vbc_error *err) {
@@ -366,8 +266,11 @@ static int reference(plot_job *J, size_t k, vbc_error *err) {
   if (vbc_file_open(&f, path, ".tmp", err) != VBC_OK) return vbc_table_free(&t), err->code;
   char from[1100];
   fprintf(f.f, "# from %s\n", vbc_gp_comment(r->file, from, sizeof from));
-  for (size_t i = 0; i < t.nrows; ++i)
-    fprintf(f.f, "%s %s\n", vbc_table_cell(&t, i, cx), vbc_table_cell(&t, i, cy));
+  for (size_t i = 0; i < t.nrows; ++i) {
+    vbc_plot_dat_cell(f.f, vbc_table_cell(&t, i, cx), "");
+    vbc_plot_dat_cell(f.f, vbc_table_cell(&t, i, cy), " ");
+    fputc('\n', f.f);
+  }
   vbc_table_free(&t);
   if (vbc_file_commit(&f, err) != VBC_OK) return err->code;
   /* open circle, square, triangle, diamond: references told apart in black and white */
@@ -378,13 +281,21 @@ static int reference(plot_job *J, size_t k, vbc_error *err) {
   else
     snprintf(style, sizeof style, "points pt %d ps 1.2 lc rgb \"black\"", point_type[k % 4]);
   snprintf(spec, sizeof spec, "\"%s\" using 1:2 with %s", name, style);
-  curve(J, spec, r->title);
+  vbc_plot_curve(J, spec, r->title);
   return VBC_OK;
 }
 
-static const char *default_ylabel(const vbc_sweep_plot *pl) {
-  if (pl->kind == VBC_PLOT_CONVERGENCE) return "relative residual";
-  return pl->ny == 1 ? pl->y[0] : "value";
+/* The y axis: the one name drawn (relative_residual when a convergence plot names none), or
+ * "value", with the unit the names share when they share one (vbc_gp_head adds a name's). */
+static const char *default_ylabel(const vbc_sweep_plot *pl, char *buf, size_t size) {
+  if (pl->kind == VBC_PLOT_CONVERGENCE) return pl->ny ? pl->y[0] : "relative_residual";
+  if (pl->ny == 1) return pl->y[0];
+  const char *unit = vbc_gp_unit(pl->y[0]);
+  for (size_t j = 1; unit && j < pl->ny; ++j)
+    if (vbc_gp_unit(pl->y[j]) == NULL || strcmp(vbc_gp_unit(pl->y[j]), unit) != 0) unit = NULL;
+  if (unit) snprintf(buf, size, "value [%s]", unit);
+  else snprintf(buf, size, "value");
+  return buf;
 }
 
 /* Write NAME.dat and NAME.gp of one data plot. */
@@ -397,14 +308,16 @@ static int data_plot(plot_job *J, vbc_error *err) {
   fprintf(J->dat, "# %s: data of plot %s of sweep %s\n", J->pl->name, J->pl->name,
           J->sw->spec.file);
   int rc = J->pl->kind == VBC_PLOT_METRIC || J->pl->kind == VBC_PLOT_ORDER ? metric_plot(J, err)
-                                                                           : per_case_plot(J, err);
+                                                                           : vbc_plot_per_case(J, err);
   for (size_t k = 0; rc == VBC_OK && k < J->pl->nrefs; ++k) rc = reference(J, k, err);
   if (rc != VBC_OK) return vbc_file_discard(&dat), rc;
   if (vbc_file_commit(&dat, err) != VBC_OK) return err->code;
   if (J->cmd.oom) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");
   snprintf(path, sizeof path, "%s/%s.gp", J->dir, J->pl->name);
   if (vbc_file_open(&gp, path, ".tmp", err) != VBC_OK) return err->code;
-  vbc_gp_head(gp.f, J->sw, J->pl, J->pl->x, default_ylabel(J->pl));
+  char ylabel[200];
+  vbc_gp_head(gp.f, J->sw, J->pl, J->pl->x, default_ylabel(J->pl, ylabel, sizeof ylabel),
+              J->curves);
   if (J->curves == 0) fprintf(gp.f, "set label 1 \"no finished case to plot\" at graph 0.5,0.5 center\n");
   vbc_gp_render(gp.f, J->pl->name, J->curves ? J->cmd.s : "plot [0:1][0:1] NaN notitle");
   return vbc_file_commit(&gp, err);
@@ -418,10 +331,10 @@ static int script_plot(plot_job *J, const char *gnuplot, vbc_error *err) {
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: plot %s: cannot find the script %s",
                          J->sw->spec.file, J->pl->name, J->pl->script);
   size_t matches = 0;
-  for (size_t i = 0; i < J->sw->ncases; ++i) matches += plotted(J->sw, &J->sw->cases[i], J->pl->where);
+  for (size_t i = 0; i < J->sw->ncases; ++i) matches += vbc_plot_wanted(J->sw, &J->sw->cases[i], J->pl->where);
   for (size_t i = 0; i < J->sw->ncases; ++i) {
     const vbc_sweep_case *c = &J->sw->cases[i];
-    if (!plotted(J->sw, c, J->pl->where)) continue;
+    if (!vbc_plot_wanted(J->sw, c, J->pl->where)) continue;
     if (realpath(vbc_sweep_case_dir(J->sw, c, dir, sizeof dir), casedir) == NULL) continue;
     char name[200], path[1300], log[240];
     if (matches > 1) snprintf(name, sizeof name, "%s_%s", J->pl->name, c->id);

@@ -2,7 +2,10 @@
  * metrics and the run's iterations, wall seconds and particle-steps per second, read back from
  * each case's summary.json (so the table can be rebuilt from stored results at any time); and
  * DIR/table.json, the same rows as an array of objects with the same keys in the same order
- * (numbers as numbers, a missing value as null), for tools that prefer JSON. */
+ * (numbers as numbers), for tools that prefer JSON. A missing value (no such figure, a figure
+ * summary.json holds as null, a case that did not finish) is one thing everywhere: an empty
+ * field in the CSV, null in the JSON. A run column the spec also lists as a metric appears once,
+ * where the spec puts it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,7 @@ cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const c
   return vbc_json_load_file(path, &e);
 }
 
-static const cJSON *lookup(const cJSON *summary, const char *name) {
+const cJSON *vbc_sweep_case_value(const cJSON *summary, const char *name) {
   const char *homes[] = {"metrics", "solver", NULL};
   for (int i = 0; homes[i]; ++i) {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(summary, homes[i]);
@@ -32,7 +35,7 @@ static const cJSON *lookup(const cJSON *summary, const char *name) {
 }
 
 double vbc_sweep_case_metric(const cJSON *summary, const char *name) {
-  const cJSON *v = lookup(summary, name);
+  const cJSON *v = vbc_sweep_case_value(summary, name);
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
@@ -58,7 +61,7 @@ static void csv_value(FILE *f, const cJSON *v) {
     csv_field(f, buf, 0);
   } else if (cJSON_IsString(v)) {
     csv_field(f, v->valuestring, 0);
-  } else if (v) {
+  } else if (v && !cJSON_IsNull(v)) {
     char *text = cJSON_PrintUnformatted(v);
     csv_field(f, text ? text : "", 0);
     free(text);
@@ -69,6 +72,14 @@ static void csv_value(FILE *f, const cJSON *v) {
 
 static const char *const run_columns[] = {"iterations_mean", "iterations_max", "wall_seconds",
                                           "particle_steps_per_second"};
+enum { NRUN_COLUMNS = sizeof run_columns / sizeof *run_columns };
+
+/* Run column i unless the spec's metrics already hold it. */
+static int run_column_shown(const vbc_sweep_spec *s, size_t i) {
+  for (size_t m = 0; m < s->nmetrics; ++m)
+    if (strcmp(s->metrics[m], run_columns[i]) == 0) return 0;
+  return 1;
+}
 
 static void header(FILE *f, const vbc_sweep *sw) {
   const vbc_sweep_spec *s = &sw->spec;
@@ -78,15 +89,15 @@ static void header(FILE *f, const vbc_sweep *sw) {
     for (size_t k = 0; k < s->axes[a].nkeys; ++k) csv_field(f, s->axes[a].keys[k], 0);
   if (s->repeat > 1) csv_field(f, "repeat", 0);
   for (size_t m = 0; m < s->nmetrics; ++m) csv_field(f, s->metrics[m], 0);
-  for (size_t i = 0; i < sizeof run_columns / sizeof *run_columns; ++i)
-    csv_field(f, run_columns[i], 0);
+  for (size_t i = 0; i < NRUN_COLUMNS; ++i)
+    if (run_column_shown(s, i)) csv_field(f, run_columns[i], 0);
   csv_field(f, "message", 0);
   fputc('\n', f);
 }
 
 /* A copy of v, or null when the case has no such value. */
 static cJSON *json_value(const cJSON *v) {
-  return v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
+  return v && !cJSON_IsNull(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateNull();
 }
 
 /* The row's CSV line into f and its JSON object into rows (NULL if memory ran out). */
@@ -109,12 +120,15 @@ static void row(FILE *f, cJSON *rows, const vbc_sweep *sw, const vbc_sweep_case 
     cJSON_AddNumberToObject(o, "repeat", c->repeat);
   }
   for (size_t m = 0; m < s->nmetrics; ++m) {
-    csv_value(f, lookup(summary, s->metrics[m]));
-    cJSON_AddItemToObject(o, s->metrics[m], json_value(lookup(summary, s->metrics[m])));
+    const cJSON *v = vbc_sweep_case_value(summary, s->metrics[m]);
+    csv_value(f, v);
+    cJSON_AddItemToObject(o, s->metrics[m], json_value(v));
   }
-  for (size_t i = 0; i < sizeof run_columns / sizeof *run_columns; ++i) {
-    csv_value(f, lookup(summary, run_columns[i]));
-    cJSON_AddItemToObject(o, run_columns[i], json_value(lookup(summary, run_columns[i])));
+  for (size_t i = 0; i < NRUN_COLUMNS; ++i) {
+    if (!run_column_shown(s, i)) continue;
+    const cJSON *v = vbc_sweep_case_value(summary, run_columns[i]);
+    csv_value(f, v);
+    cJSON_AddItemToObject(o, run_columns[i], json_value(v));
   }
   csv_field(f, c->message, 0);
   cJSON_AddItemToObject(o, "message", c->message[0] ? cJSON_CreateString(c->message)
