@@ -18,7 +18,7 @@
 
 #define RUN_SYNOPSIS                                                                              \
   "usage: vbc run SCENE.json [--method NAME] [--set KEY=VALUE]... [--out DIR] [--threads N]\n"       \
-  "               [--quiet]\n"                                                                       \
+  "               [--quiet] [--strict]\n"                                                            \
   "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"              \
   "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"          \
   "               [--profile] [--max-particles N]\n"                                                   \
@@ -90,6 +90,9 @@
   "  --profile        print at the end where the wall time went: neighbour search, explicit\n"   \
   "                   terms, each stage's rows and solve (us per row-iteration), bodies,\n"       \
   "                   output (summary.json has it as `timing` either way)\n"                     \
+  "  --strict         the first run-time warning (summary.json `warnings`: a solve stopped at\n"  \
+  "                   iteration 0 with a large local error, fluid deep inside a body) fails\n"   \
+  "                   the run: exit 3, the last good state written\n"                             \
   "  --checkpoint-every STEPS, --checkpoint-seconds S\n"                                            \
   "                   write DIR/checkpoint.vbc after every STEPS steps, or whenever S wall\n"     \
   "                   seconds have passed since the last one (atomically; removed when the\n"    \
@@ -141,7 +144,7 @@ static int wants_help(int argc, char **argv) {
 typedef struct args {
   const char *command, *scene, *out;
   const char *sets[256];
-  int nsets, threads, quiet, exact_reference, profile;
+  int nsets, threads, quiet, exact_reference, profile, strict;
   long dump_step, dump_lcp_step, checkpoint_every;
   double checkpoint_seconds, max_particles;
   const char *dump_path, *from_state, *dump_lcp_dir, *resume;
@@ -183,6 +186,8 @@ static int parse(int argc, char **argv, args *a) {
       a->quiet = 1;
     } else if (strcmp(s, "--profile") == 0) {
       a->profile = 1;
+    } else if (strcmp(s, "--strict") == 0) {
+      a->strict = 1;
     } else if (strcmp(s, "--exact-reference") == 0) {
       a->exact_reference = 1;
     } else if (strcmp(s, "--dump-state") == 0) {
@@ -340,7 +345,8 @@ static int cmd_run(args *a, const vbc_registry *reg) {
                          .dump_step = a->dump_step, .dump_path = a->dump_path,
                          .from_state = a->from_state, .dump_lcp_step = a->dump_lcp_step,
                          .dump_lcp_dir = a->dump_lcp_dir, .exact_reference = a->exact_reference,
-                         .profile = a->profile, .checkpoint_every = a->checkpoint_every,
+                         .profile = a->profile, .strict = a->strict,
+                         .checkpoint_every = a->checkpoint_every,
                          .checkpoint_seconds = a->checkpoint_seconds, .resume = a->resume != NULL,
                          .sets = a->sets, .nsets = a->nsets, .interrupt = &run_interrupt};
   struct sigaction old[2];
@@ -434,7 +440,7 @@ int vbc_main(int argc, char **argv) {
   if (a.scene == NULL && a.nsets)
     return bad_usage("%s: --set needs the scene file (without one, --resume takes the "
                      "checkpoint's assignments)", cmd);
-  if (!run && (a.out || a.threads || a.quiet || a.profile || a.dump_path || a.from_state || a.dump_lcp_dir ||
+  if (!run && (a.out || a.threads || a.quiet || a.profile || a.strict || a.dump_path || a.from_state || a.dump_lcp_dir ||
                a.exact_reference || a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0))
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)

@@ -240,7 +240,7 @@ static int load_domain(vbc_jctx *c, vbc_scene *s, cJSON *root) {
 
 static int load_output(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   static const char *const keys[] = {"frames", "compress_frames", "frame_interval",
-                                     "convergence_every", NULL};
+                                     "convergence_every", "strict", NULL};
   cJSON *o = vbc_json_object(c, root, "", "output", 0);
   if (o == NULL || vbc_json_check_keys(c, o, "output", keys)) return c->err->code;
   long steps_per_output = lround(s->output_interval / s->dt);
@@ -251,6 +251,11 @@ static int load_output(vbc_jctx *c, vbc_scene *s, cJSON *root) {
       vbc_json_integer(c, o, "output", "convergence_every", steps_per_output, 0, 1000000000L,
                        &s->convergence_every) ||
       vbc_json_bool(c, o, "output", "compress_frames", 0, &s->compress_frames))
+    return c->err->code;
+  /* read only when given: a default written into the resolved scene would change every sweep's
+   * case ids */
+  if (cJSON_GetObjectItemCaseSensitive(o, "strict") &&
+      vbc_json_bool(c, o, "output", "strict", 0, &s->strict))
     return c->err->code;
   return VBC_OK;
 }

@@ -123,6 +123,7 @@ typedef struct vbc_scene {
   int frames;
   int compress_frames; /* output.compress_frames: zlib-compressed appended data (io/vtu.h) */
   double frame_interval;
+  int strict; /* output.strict: a run-time monitor's warning fails the run (sim/monitors.h) */
   long convergence_every; /* steps between solves whose convergence is recorded */
   /* benchmark */
   const struct vbc_benchmark_type *benchmark; /* NULL: none */

@@ -25,8 +25,9 @@
 #include "sim/stats.h"
 
 #define VBC_CHECKPOINT_FILE "checkpoint.vbc"
-#define VBC_CHECKPOINT_FORMAT 4 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
-                                    * water density; 4: the time_steps section */
+#define VBC_CHECKPOINT_FORMAT 5 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
+                                    * water density; 4: the time_steps section; 5: the run-time
+                                    * monitors' warnings */
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {

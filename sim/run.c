@@ -24,6 +24,7 @@
 #include "io/files.h"
 #include "lcp/lcp_dump.h"
 #include "core/number_density.h"
+#include "sim/monitors.h"
 #include "sim/output.h"
 #include "sim/profile.h"
 #include "sim/run.h"
@@ -272,6 +273,8 @@ static int one_step(loop *L, vbc_error *err) {
   st->steps_run++;
   if (vbc_run_stats_add(st, rep, err) != VBC_OK) return err->code;
   warn_iteration_cap(L, rep);
+  if (vbc_monitors_step(st, sim, rep, L->opt->strict || sc->strict, err) != VBC_OK)
+    return step_failed(L, rep, err);
   double t1 = vbc_now();
   st->check_seconds += t1 - t0;
   if (L->bench && L->bench->observe && L->bench->observe(L->bench_state, sim, err) != VBC_OK)

@@ -47,6 +47,9 @@ typedef struct vbc_run_options {
    * is on, summary.json with "status": "interrupted", VBC_EXIT_INTERRUPTED + the signal. NULL:
    * never. */
   volatile sig_atomic_t *interrupt;
+  /* --strict: the first run-time monitor that fires (sim/monitors.h) fails the run like a blow-up
+   * (exit 3, the last good state written); the scene key output.strict does the same. */
+  int strict;
   /* Figures of the caller's own as extra series.csv columns (sim/sim_api.h); NULL: none. Not
    * with checkpoints or --resume. */
   const struct vbc_run_observer *observer;

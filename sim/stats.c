@@ -93,7 +93,8 @@ double vbc_run_stats_mean_iterations(const vbc_run_stats *st) {
 int vbc_run_stats_save(const vbc_run_stats *st, vbc_blob *out, vbc_error *err) {
   const long window[] = {st->window_steps, st->window_iterations, st->window_max};
   if (vbc_blob_put(out, &st->nstages, sizeof st->nstages, err) != VBC_OK ||
-      vbc_blob_put(out, window, sizeof window, err) != VBC_OK)
+      vbc_blob_put(out, window, sizeof window, err) != VBC_OK ||
+      vbc_blob_put(out, st->warning, sizeof st->warning, err) != VBC_OK)
     return err->code;
   for (size_t s = 0; s < st->nstages; ++s) {
     const unsigned char *g = (const unsigned char *)&st->stage[s];
@@ -107,7 +108,8 @@ int vbc_run_stats_load(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
   size_t nstages = 0;
   long window[3];
   if (vbc_reader_get(in, &nstages, sizeof nstages, err) != VBC_OK ||
-      vbc_reader_get(in, window, sizeof window, err) != VBC_OK)
+      vbc_reader_get(in, window, sizeof window, err) != VBC_OK ||
+      vbc_reader_get(in, st->warning, sizeof st->warning, err) != VBC_OK)
     return err->code;
   if (nstages != st->nstages)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %zu stages, the scene's coupler has %zu",

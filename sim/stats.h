@@ -35,6 +35,14 @@ typedef struct vbc_stage_stats {
   vbc_figure_stats figure[2 * VBC_MAX_FIGURES];
 } vbc_stage_stats;
 
+/* Run-time sanity monitors (sim/monitors.c): what each flagged, when it first did, how often,
+ * and the worst value seen. */
+enum { VBC_WARNING_ITERATION_ZERO, VBC_WARNING_FLUID_IN_BODY, VBC_WARNINGS };
+typedef struct vbc_warning {
+  long count, first_step;
+  double first_time, worst;
+} vbc_warning;
+
 typedef struct vbc_run_stats {
   size_t nstages, primary;
   vbc_stage_stats stage[VBC_MAX_STAGES];
@@ -48,6 +56,7 @@ typedef struct vbc_run_stats {
    * the simulation's parts of the step, and the time loop's own */
   double neighbours_seconds, explicit_seconds, advect_seconds, body_seconds;
   double output_seconds, observe_seconds, checkpoint_seconds, check_seconds;
+  vbc_warning warning[VBC_WARNINGS];
 } vbc_run_stats;
 
 /* Empty statistics for the stages of coupling c. */

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include "io/json_file.h"
+#include "sim/monitors.h"
 #include "sim/profile.h"
 #include "core/json_util.h"
 #include "sim/summary.h"
@@ -152,6 +153,7 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
                           getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024.0
                                                               : 0.0);
   cJSON_AddItemToObject(root, "solver", solver_stats(st, &sim->coupling));
+  cJSON_AddItemToObject(root, "warnings", vbc_monitors_json(st));
   cJSON_AddItemToObject(root, "timing", vbc_profile_json(st, sim));
   cJSON_AddItemToObject(root, "time_steps", vbc_time_steps_json(&sim->time_steps));
   cJSON *m = metrics ? cJSON_Duplicate(metrics, 1) : cJSON_CreateObject();
