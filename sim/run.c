@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "registry/benchmark.h"
+#include "sim/backup.h"
 #include "sim/checkpoint.h"
 #include "lcp/exact_reference.h"
 #include "io/files.h"
@@ -35,60 +36,6 @@
 #include "sim/summary.h"
 #include "core/parallel.h"
 
-typedef struct backup {
-  size_t n;
-  vbc_vec *pos, *vel;
-  double *pressure, *pressure_smoothed, *number_density;
-  vbc_body *bodies; /* their poses for the failure frame only: the sim's are not restored */
-  size_t nbodies;
-  double time;
-} backup;
-
-static int backup_init(backup *b, size_t n, size_t nbodies, vbc_error *err) {
-  memset(b, 0, sizeof *b);
-  b->n = n;
-  b->nbodies = nbodies;
-  b->bodies = vbc_calloc(nbodies ? nbodies : 1, sizeof *b->bodies, err);
-  b->pos = vbc_calloc(n, sizeof *b->pos, err);
-  b->vel = vbc_calloc(n, sizeof *b->vel, err);
-  b->pressure = vbc_calloc(n, sizeof(double), err);
-  b->pressure_smoothed = vbc_calloc(n, sizeof(double), err);
-  b->number_density = vbc_calloc(n, sizeof(double), err);
-  return err->code;
-}
-
-static void backup_free(backup *b) {
-  free(b->pos), free(b->vel), free(b->pressure), free(b->pressure_smoothed);
-  free(b->number_density);
-  free(b->bodies);
-}
-
-/* Copy the state into the backup (save) or back. Every step makes this copy (about 3 MB on the 3D
- * peer dam break, 2.4 % of a one-thread step there), so it runs as one parallel region in which
- * each thread copies its share of every array; the bytes do not depend on who copies them.
- * Below VBC_PARALLEL_MIN_STREAM particles the copy takes less than a team start. */
-static void backup_swap(backup *b, vbc_particles *p, int save) {
-  const struct {
-    void *kept, *live;
-    size_t size;
-  } field[] = {{b->pos, p->pos, sizeof *p->pos},
-               {b->vel, p->vel, sizeof *p->vel},
-               {b->pressure, p->pressure, sizeof *p->pressure},
-               {b->pressure_smoothed, p->pressure_smoothed, sizeof *p->pressure_smoothed},
-               {b->number_density, p->number_density, sizeof *p->number_density}};
-  const size_t n = b->n, nfields = sizeof field / sizeof field[0];
-#pragma omp parallel if (n >= VBC_PARALLEL_MIN_STREAM)
-  {
-    const size_t T = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-    const size_t lo = n * t / T, hi = n * (t + 1) / T;
-    for (size_t f = 0; f < nfields; ++f) {
-      char *kept = (char *)field[f].kept + lo * field[f].size;
-      char *live = (char *)field[f].live + lo * field[f].size;
-      if (hi > lo) memcpy(save ? kept : live, save ? live : kept, (hi - lo) * field[f].size);
-    }
-  }
-}
-
 /* Prefix a failure with the step and the time that step was advancing to: the one place that
  * does, for failures of the coupler and of the state check alike. */
 static int failed_at(vbc_error *err, const vbc_sim *sim, double t) {
@@ -103,7 +50,7 @@ typedef struct loop {
   const vbc_run_options *opt;
   vbc_sim sim;
   vbc_output out;
-  backup last_good;
+  vbc_backup last_good;
   vbc_solve_trace trace;
   vbc_run_stats stats;
   const vbc_benchmark_type *bench;
@@ -245,7 +192,7 @@ static int one_step(loop *L, vbc_error *err) {
   if (L->opt->dump_path && sim->step + 1 == L->opt->dump_step &&
       vbc_state_write(L->opt->dump_path, sim, err) != VBC_OK)
     return err->code;
-  backup_swap(&L->last_good, &sim->particles, 1);
+  vbc_backup_swap(&L->last_good, &sim->particles, 1);
   if (sim->sys.nbodies)
     memcpy(L->last_good.bodies, sim->bodies, sim->sys.nbodies * sizeof *sim->bodies);
   L->last_good.time = sim->time;
@@ -304,7 +251,7 @@ static int one_step(loop *L, vbc_error *err) {
 static void record_failure(loop *L, const vbc_error *failure) {
   vbc_error err;
   vbc_error_clear(&err);
-  backup_swap(&L->last_good, &L->sim.particles, 0);
+  vbc_backup_swap(&L->last_good, &L->sim.particles, 0);
   L->sim.step--; /* summary.json describes the last good state, the message the failing step */
   L->sim.time = L->last_good.time;
   vbc_output_frame(&L->out, &L->sim.particles, L->last_good.bodies, L->last_good.nbodies,
@@ -405,7 +352,8 @@ static int setup(loop *L, const vbc_scene *sc, const vbc_run_options *opt, vbc_e
     L->bench_state = L->bench->alloc(&L->sim, sc->benchmark_params, err);
     if (L->bench_state == NULL) return err->code;
   }
-  if (backup_init(&L->last_good, L->sim.particles.n, L->sim.sys.nbodies, err) != VBC_OK) return err->code;
+  if (vbc_backup_init(&L->last_good, L->sim.particles.n, L->sim.sys.nbodies, err) != VBC_OK)
+    return err->code;
   vbc_run_stats_init(&L->stats, &L->sim.coupling);
   vbc_schedule_init(&L->sched, sc, L->frames);
   const vbc_checkpoint_run r = checkpoint_run(L);
@@ -498,7 +446,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   if (L->out.convergence.f) vbc_file_discard(&L->out.convergence);
   vbc_output_close(&L->out, &(vbc_error){0});
   if (L->bench && L->bench_state) L->bench->free(L->bench_state);
-  backup_free(&L->last_good);
+  vbc_backup_free(&L->last_good);
   free(L->observed);
   vbc_solve_trace_free(&L->trace);
   vbc_exact_reference_free(&L->xref);
