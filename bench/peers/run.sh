@@ -11,7 +11,10 @@
 #                      [--out DIR] [--set KEY=VALUE]...
 #
 # --sph-methods: SPlisHSPlasH's pressure solvers to run (default iisph, the scene's match; dfsph
-# is its divergence-free SPH at the same density tolerance and 0.1 % divergence error).
+# is its divergence-free SPH at the same density tolerance and 0.1 % divergence error). With
+# dfsph, vbc's DFSPH runs the 3D scene too (rows vbc_dfsph: the dfsph coupler, block and solver
+# with SPlisHSPlasH's error definition, the scene's 0.05 %, at least 2 iterations, warm start
+# 0.5, the divergence solve's default 0.1 %), and the table pairs it with the peer's DFSPH.
 # --scenes: which of the two to run (default both; e.g. "2d" with --set fluid.sph_support_over_l=3,
 # where the 3D scene's relaxed Jacobi diverges).
 # --end shortens both codes' runs alike (the scenes run 1 s); --set goes to vbc only (e.g.
@@ -55,18 +58,25 @@ mkdir -p "$out"
 rows="$out/rows.csv"
 echo "scene,code,threads,run,particle_steps_per_second,iterations_per_step" > "$rows"
 
-# vbc: particle_steps_per_second and the primary stage's mean iterations from summary.json.
-run_vbc() { # scene threads run
-  d="$out/vbc_$1_t$2_r$3"
+# vbc: particle_steps_per_second and the primary stage's mean iterations from summary.json (for
+# DFSPH the density solve's, as SPlisHSPlasH prints them). A fourth argument "dfsph" runs vbc's
+# DFSPH at the peer's settings (rows vbc_dfsph).
+vbc_dfsph_sets="--set method.coupler=dfsph --set method.fluid.constraint=dfsph \
+  --set method.fluid.solver=dfsph_jacobi --set method.fluid.error_measure=compression"
+run_vbc() { # scene threads run [dfsph]
+  code=vbc
+  m=""
+  if [ "${4:-}" = dfsph ]; then code=vbc_dfsph; m=$vbc_dfsph_sets; fi
+  d="$out/${code}_$1_t$2_r$3"
   e=""
   [ -n "$end" ] && e="--set time.end=$end"
   # shellcheck disable=SC2086
-  "$vbc" run "$root/experiments/scenes/$1.json" --threads "$2" --quiet --out "$d" $e $sets
-  "$py" - "$d/summary.json" "$1" "$2" "$3" >> "$rows" <<'PY'
+  "$vbc" run "$root/experiments/scenes/$1.json" --threads "$2" --quiet --out "$d" $e $m $sets
+  "$py" - "$d/summary.json" "$1" "$2" "$3" "$code" >> "$rows" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-its = s["solver"]["iterations_mean"]  # the primary stage's: the fluid solve
-print(f"{sys.argv[2]},vbc,{sys.argv[3]},{sys.argv[4]},{s['particle_steps_per_second']:.0f},{its:.3f}")
+its = s["solver"]["iterations_mean"]  # the primary stage's: the fluid (density) solve
+print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{s['particle_steps_per_second']:.0f},{its:.3f}")
 PY
 }
 
@@ -157,6 +167,7 @@ for t in $threads; do
   while [ $r -le "$runs" ]; do
     if [ $run3d = 1 ]; then
       run_vbc bench_splishsplash_dambreak_3d "$t" "$r"
+      case " $sph_methods " in *" dfsph "*) run_vbc bench_splishsplash_dambreak_3d "$t" "$r" dfsph ;; esac
       if [ -n "$sph" ]; then
         for m in $sph_methods; do run_splishsplash bench_splishsplash_dambreak_3d "$t" "$r" "$m"; done
       fi
@@ -178,14 +189,16 @@ def med(scene, code, t, key):
     return statistics.median(v) if v else None
 print("| scene | threads | vbc particle-steps/s | vbc iterations/step | peer | peer particle-steps/s | peer iterations/step | vbc / peer |")
 print("|---|---|---|---|---|---|---|---|")
+own = ("vbc", "vbc_dfsph")
 for scene in sorted({r["scene"] for r in rows}):
-    for t in sorted({r["threads"] for r in rows}):
-        v, vi = med(scene, "vbc", t, "particle_steps_per_second"), med(scene, "vbc", t, "iterations_per_step")
+  for t in sorted({r["threads"] for r in rows}):
+    for code in own:
+        v, vi = med(scene, code, t, "particle_steps_per_second"), med(scene, code, t, "iterations_per_step")
         if v is None: continue
-        peers = sorted({r["code"] for r in rows if r["scene"] == scene and r["code"] != "vbc"}) or ["-"]
+        peers = sorted({r["code"] for r in rows if r["scene"] == scene and r["code"] not in own}) or ["-"]
         for p in peers:
             pv, pi = med(scene, p, t, "particle_steps_per_second"), med(scene, p, t, "iterations_per_step")
             f = lambda x, d: "-" if x is None else f"{x:.{d}f}"
             ratio = f"{v / pv:.2f}" if pv else "-"
-            print(f"| {scene} | {t} | {v:.0f} | {f(vi, 2)} | {p} | {f(pv, 0)} | {f(pi, 2)} | {ratio} |")
+            print(f"| {scene} | {t} | {code}: {v:.0f} | {f(vi, 2)} | {p} | {f(pv, 0)} | {f(pi, 2)} | {ratio} |")
 PY
