@@ -265,9 +265,7 @@ static int use_method(args *a, vbc_error *err) {
  * requires; s->method_preset names the preset. */
 static int load_scene(vbc_scene *s, args *a, const vbc_registry *reg, vbc_error *err) {
   if (vbc_scene_load(s, a->scene, a->sets, a->nsets, reg, err) != VBC_OK) return err->code;
-  if (a->method == NULL) return VBC_OK;
-  snprintf(s->method_preset, sizeof s->method_preset, "%s", a->preset.name);
-  return vbc_method_preset_check(&a->preset, s, err);
+  return a->method ? vbc_method_preset_apply(&a->preset, s, err) : VBC_OK;
 }
 
 static void drop_method(args *a) {

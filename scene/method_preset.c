@@ -38,6 +38,11 @@ static int is_path(const char *name) {
   return strchr(name, '/') != NULL || (n > 5 && strcmp(name + n - 5, ".json") == 0);
 }
 
+int vbc_method_preset_apply(const vbc_method_preset *p, vbc_scene *s, vbc_error *err) {
+  snprintf(s->method_preset, sizeof s->method_preset, "%s", p->name);
+  return vbc_method_preset_check(p, s, err);
+}
+
 static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }

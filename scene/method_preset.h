@@ -39,6 +39,9 @@ char *vbc_method_preset_assignment(const vbc_method_preset *p, vbc_error *err);
 /* Whether the loaded scene has what the preset requires; VBC_EXIT_INPUT saying why not. */
 int vbc_method_preset_check(const vbc_method_preset *p, const struct vbc_scene *s,
                             vbc_error *err);
+/* After the scene was loaded with the preset's assignment: record the preset's name in it
+ * (summary.json's method_preset) and check what the preset requires. */
+int vbc_method_preset_apply(const vbc_method_preset *p, struct vbc_scene *s, vbc_error *err);
 
 /* Every preset of the first folder that holds any, by name: {"name", "description", "citation",
  * "requires", "method"} objects in an array (the caller frees it). */

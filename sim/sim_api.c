@@ -42,8 +42,13 @@ static int borrowed_error(vbc_error *err, const char *what) {
                        "view of a running `vbc run` (an observer reads it, nothing more)", what);
 }
 
+static const char *skip_space(const char *t) {
+  while (*t == ' ' || *t == '\n' || *t == '\t') ++t;
+  return t;
+}
+
 char *vbc_method_text(const char *method, vbc_error *err) {
-  while (*method == ' ' || *method == '\n' || *method == '\t') ++method;
+  method = skip_space(method);
   if (*method != '{') { /* a preset's name or file (scene/method_preset.h) */
     vbc_method_preset p;
     if (vbc_method_preset_load(&p, method, err) != VBC_OK) return NULL;
@@ -62,38 +67,37 @@ char *vbc_method_text(const char *method, vbc_error *err) {
   return text;
 }
 
-/* A preset named by opt->method must find what it needs in the scene (bodies, a dimension). */
-static int check_preset(vbc_scene *scene, const char *method, vbc_error *err) {
-  while (*method == ' ' || *method == '\n' || *method == '\t') ++method;
-  if (*method == '{') return VBC_OK;
-  vbc_method_preset p;
-  if (vbc_method_preset_load(&p, method, err) != VBC_OK) return err->code;
-  snprintf(scene->method_preset, sizeof scene->method_preset, "%s", p.name);
-  const int rc = vbc_method_preset_check(&p, scene, err);
-  vbc_method_preset_free(&p);
-  return rc;
-}
-
-/* The scene's file again with "method=PRESET" and the caller's assignments. */
+/* The scene's file again with "method=..." and the caller's assignments; a method named by a
+ * preset is read once, and the scene is checked against what the preset requires. */
 static int derive_scene(vbc_simulation *s, const vbc_scene *scene,
                         const vbc_simulation_options *opt, vbc_error *err) {
-  char *method = opt->method ? vbc_method_text(opt->method, err) : NULL;
-  if (opt->method && method == NULL) return err->code;
-  const int n = opt->nsets + (method != NULL);
-  char **sets = vbc_calloc((size_t)n + 1, sizeof *sets, err);
-  char *assignment = method ? vbc_calloc(strlen(method) + 8, 1, err) : NULL;
-  if (sets && (method == NULL || assignment)) {
+  vbc_method_preset preset = {0};
+  const int named = opt->method && *skip_space(opt->method) != '{';
+  char *method = NULL, *assignment = NULL;
+  if (named) {
+    if (vbc_method_preset_load(&preset, skip_space(opt->method), err) != VBC_OK) return err->code;
+    assignment = vbc_method_preset_assignment(&preset, err);
+  } else if (opt->method && (method = vbc_method_text(opt->method, err)) != NULL &&
+             (assignment = vbc_calloc(strlen(method) + 8, 1, err)) != NULL) {
+    sprintf(assignment, "method=%s", method);
+  }
+  const int n = opt->nsets + (opt->method != NULL);
+  char **sets = (opt->method == NULL || assignment) ? vbc_calloc((size_t)n + 1, sizeof *sets, err)
+                                                    : NULL;
+  if (sets) {
     int k = 0;
-    if (method) sprintf(assignment, "method=%s", method), sets[k++] = assignment;
+    if (assignment) sets[k++] = assignment;
     for (int i = 0; i < opt->nsets; ++i) sets[k++] = (char *)opt->sets[i];
     s->own_scene = vbc_scene_new(scene->file, (const char *const *)sets, n, scene->registry, err);
     if (s->own_scene) s->own_scene->max_particles = scene->max_particles;
   }
+  int rc = s->own_scene ? VBC_OK : err->code;
+  if (rc == VBC_OK && named) rc = vbc_method_preset_apply(&preset, s->own_scene, err);
   free(assignment);
   free(sets);
   cJSON_free(method);
-  if (s->own_scene && opt->method) return check_preset(s->own_scene, opt->method, err);
-  return s->own_scene ? VBC_OK : err->code;
+  vbc_method_preset_free(&preset);
+  return rc;
 }
 
 int vbc_simulation_open(vbc_simulation **out, const vbc_scene *scene,
