@@ -14,6 +14,7 @@
 #include "scene/method_preset.h"
 #include "scene/scene.h"
 #include "experiments/runner/animate.h"
+#include "experiments/runner/atlas.h"
 #include "experiments/runner/sweep.h"
 
 #define RUN_SYNOPSIS                                                                              \
@@ -113,6 +114,7 @@ static const char usage[] =
     "       " VALIDATE_SYNOPSIS
     "       " LIST_SYNOPSIS
     "       vbc sweep SPEC.json [-j N] [--threads N] [--out DIR] [--force] [--case ID] [--list] [--emit-jobs FILE]\n"
+    "       vbc atlas SPEC.json [--out DIR] [--levels N] [-j N] [--emit-jobs FILE]\n"
     "       " LCP_SYNOPSIS
     "       " ANIMATE_SYNOPSIS
     "       vbc --help | --version\n"
@@ -120,10 +122,12 @@ static const char usage[] =
     "\n"
     RUN_TEXT VALIDATE_TEXT LIST_TEXT
     "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
+    "  atlas      every method preset on common validation cases under refinement (docs/atlas.md;\n"
+    "             vbc atlas --help)\n"
     LCP_TEXT ANIMATE_TEXT
     "\n" SET_OPTION RUN_OPTIONS "\n" EXIT_CODES;
 
-/* `vbc COMMAND --help`: that command's usage on stdout (sweep prints its own). */
+/* `vbc COMMAND --help`: that command's usage on stdout (sweep and atlas print their own). */
 static const char *const command_usage[][2] = {
     {"run", RUN_SYNOPSIS "\n" RUN_TEXT "\n" SET_OPTION RUN_OPTIONS "\n" EXIT_CODES},
     {"validate", "usage: " VALIDATE_SYNOPSIS "\n" VALIDATE_TEXT "\n" SET_OPTION
@@ -426,6 +430,7 @@ int vbc_main(int argc, char **argv) {
       return 0;
     }
   if (strcmp(cmd, "sweep") == 0) return vbc_sweep_main(argc, argv, &reg);
+  if (strcmp(cmd, "atlas") == 0) return vbc_atlas_main(argc, argv, &reg);
   if (strcmp(cmd, "lcp") == 0) return vbc_lcp_main(argc, argv, &reg);
   if (strcmp(cmd, "animate") == 0) return vbc_animate_main(argc, argv);
   if (strcmp(cmd, "list") == 0) return cmd_list(argc, argv, &reg);

@@ -94,7 +94,9 @@ typedef enum vbc_case_state {
   VBC_CASE_PENDING,    /* no directory */
   VBC_CASE_INCOMPLETE, /* a directory without a finished run: killed half-way; rerun */
   VBC_CASE_DONE,       /* summary.json with status ok */
-  VBC_CASE_FAILED      /* the run exited 2, 3 or 4 (message recorded) */
+  VBC_CASE_FAILED,     /* the run exited 2, 3 or 4 (message recorded) */
+  VBC_CASE_REFUSED     /* with keep_refused: the case's scene or method preset was refused
+                          before anything ran (exit 2, message recorded); never run */
 } vbc_case_state;
 
 typedef struct vbc_sweep_case {
@@ -124,6 +126,9 @@ typedef struct vbc_sweep {
                                when cases run side by side, else all cores) */
   double progress_seconds;  /* a progress line per running case at least this often (0: none) */
   int quiet;                /* --quiet: no progress lines */
+  int keep_refused;         /* a case whose scene or preset is bad input becomes a refused case
+                               (vbc atlas: a refusal is a cell of the table) instead of stopping
+                               the whole sweep with exit 2 */
 } vbc_sweep;
 
 /* Expand the spec into cases (loading every case's scene, so a bad key or value stops here with

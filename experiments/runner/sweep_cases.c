@@ -210,6 +210,24 @@ static int check_presets(const vbc_sweep *sw, const vbc_sweep_case *c, const vbc
   return VBC_OK;
 }
 
+/* keep_refused: the refusal's message (without the spec and label it would be prefixed with)
+ * becomes the case's, and its id hashes the spec and the
+ * case's assignments (there is no resolved scene to hash); it gets no directory. */
+static int refuse_case(const vbc_sweep *sw, vbc_sweep_case *c, vbc_error *err) {
+  char prefix[1200];
+  int n = snprintf(prefix, sizeof prefix, "%s: case %s: ", sw->spec.file, c->label);
+  const char *why = err->message;
+  if (n > 0 && strncmp(why, prefix, (size_t)n) == 0) why += n; /* the case is the cell's row */
+  snprintf(c->message, sizeof c->message, "%.*s", (int)sizeof c->message - 1, why);
+  vbc_error_clear(err);
+  unsigned long long h = vbc_fnv1a(sw->spec.file, strlen(sw->spec.file), VBC_FNV_OFFSET);
+  for (size_t k = 0; k < sw->spec.nkeys; ++k) h = vbc_fnv1a(c->sets[k], strlen(c->sets[k]), h);
+  snprintf(c->id, sizeof c->id, "%012llx", h & 0xffffffffffffULL);
+  c->t_end = NAN;
+  c->state = VBC_CASE_REFUSED;
+  return VBC_OK;
+}
+
 static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned long long state,
                      vbc_error *err) {
   const vbc_sweep_spec *s = &sw->spec;
@@ -239,6 +257,10 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
   vbc_scene scene;
   int rc = case_scene(sw, c, NULL, &scene, err);
   if (rc == VBC_OK) rc = check_presets(sw, c, &scene, err);
+  if (rc == VBC_EXIT_INPUT && sw->keep_refused) {
+    vbc_scene_free(&scene);
+    return refuse_case(sw, c, err);
+  }
   if (rc == VBC_OK && index == 0) rc = collect_metrics(sw, &scene, err);
   if (rc == VBC_OK) vbc_sweep_case_id(scene.resolved, c->repeat, state, c->id);
   /* a replay of a frozen state runs one step, not the scene to its end */
@@ -305,7 +327,8 @@ int vbc_sweep_expand_cases(vbc_sweep *sw, vbc_error *err) {
   if (s->exact_reference) state = vbc_fnv1a("exact_reference", 15, state ? state : VBC_FNV_OFFSET);
   for (size_t i = 0; i < n; ++i)
     if (fill_case(sw, &sw->cases[sw->ncases++], i, state, err) != VBC_OK) return err->code;
-  for (size_t i = 0; i < sw->ncases; ++i) vbc_sweep_refresh_state(sw, &sw->cases[i]);
+  for (size_t i = 0; i < sw->ncases; ++i)
+    if (sw->cases[i].state != VBC_CASE_REFUSED) vbc_sweep_refresh_state(sw, &sw->cases[i]);
   return VBC_OK;
 }
 
@@ -334,7 +357,7 @@ vbc_sweep_case *vbc_sweep_find_case(vbc_sweep *sw, const char *id) {
   return NULL;
 }
 
-static const char *const state_names[] = {"pending", "incomplete", "done", "failed"};
+static const char *const state_names[] = {"pending", "incomplete", "done", "failed", "refused"};
 const char *vbc_case_state_name(vbc_case_state s) { return state_names[s]; }
 
 /* done: summary.json says ok (and a state case has its file); failed: result.json recorded a

@@ -1,0 +1,116 @@
+/* atlas.h — `vbc atlas`: every method preset on common validation cases, against each case's
+ * reference, under refinement, with its cost (docs/atlas.md documents the spec and the output).
+ *
+ * An atlas spec names method presets (experiments/methods/NAME.json) and case files. A case is a
+ * scene, the spacing levels it is run at (coarsest first), the benchmark metric that scores it
+ * (its error), the observable drawn over time and the reference curves drawn with it. The atlas
+ * turns every case into a sweep (method × level) run by the sweep runner, so hash ids, resume,
+ * locks and job lines are the runner's; a preset a case refuses is a cell of the table. */
+#ifndef VBC_ATLAS_H
+#define VBC_ATLAS_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/error.h"
+
+struct vbc_registry;
+struct vbc_sweep;
+
+#define VBC_ATLAS_MAX_ERRORS 8
+
+typedef struct vbc_atlas_error { /* a benchmark metric that scores the case; lower is better */
+  const char *metric, *label;
+} vbc_atlas_error;
+
+typedef struct vbc_atlas_case {
+  char file[1024], dir[1024];   /* the case file and its directory */
+  cJSON *root;
+  const char *name, *title;
+  int dim;
+  char scene[1024];             /* the scene, as vbc run sees it */
+  const cJSON *set;             /* fixed assignments (object), or NULL */
+  const cJSON *levels;          /* array of objects of assignments, coarsest first */
+  size_t nlevels;
+  vbc_atlas_error errors[VBC_ATLAS_MAX_ERRORS]; /* [0]: the error that ranks the methods */
+  size_t nerrors;
+  const cJSON *observable;      /* {file, x, y, xlabel, ylabel} */
+  const cJSON *references;      /* array of {file, x, y, title, style} (files resolved when the
+                                   sweep spec is written), or NULL */
+  const char *about_reference, *about_error, *about_reading;
+} vbc_atlas_case;
+
+typedef struct vbc_atlas_spec {
+  char file[1024], dir[1024];
+  cJSON *root;
+  const char *name, *description;
+  const char **methods;
+  size_t nmethods;
+  vbc_atlas_case *cases;
+  size_t ncases;
+} vbc_atlas_spec;
+
+/* Load and check a spec and its case files (exit 2 naming the file, the JSON path and what was
+ * expected). */
+int vbc_atlas_spec_load(vbc_atlas_spec *s, const char *path, vbc_error *err);
+void vbc_atlas_spec_free(vbc_atlas_spec *s);
+
+/* One cell of the atlas: a case, a method, a level. */
+typedef struct vbc_atlas_cell {
+  size_t c, m, level;           /* indices into the spec's cases, methods and the case's levels */
+  double spacing;
+  const char *status;           /* "ok", "failed" (exit 3 or 4), "refused" (exit 2), "not run" */
+  int exit_code;                /* of the run, 0 when it did not run */
+  double errors[VBC_ATLAS_MAX_ERRORS]; /* NAN where missing */
+  double order;                 /* log(e_prev / e) / log(l_prev / l) against the next coarser
+                                   level of the same method, NAN without both errors */
+  double wall_seconds, particle_steps_per_second, peak_memory_mib, iterations_mean;
+  char warnings[256];           /* the codes of summary.json's warnings, joined by ';' */
+  char message[512];            /* why it failed or was refused */
+  char run_dir[1200];           /* the run's directory, "" without one */
+} vbc_atlas_cell;
+
+typedef struct vbc_atlas {
+  vbc_atlas_spec spec;
+  const struct vbc_registry *registry;
+  char out[1024];               /* DIR: atlas.csv, atlas.json, index.html, cases/NAME/ */
+  size_t levels;                /* --levels N: the first N levels of every case (0: all) */
+  int jobs, threads, force, quiet;
+  struct vbc_sweep *sweeps;     /* one per case */
+  vbc_atlas_cell *cells;        /* case-major, then method, then level */
+  size_t ncells;
+} vbc_atlas;
+
+/* The levels case c runs at: min(--levels, its own count). */
+size_t vbc_atlas_case_levels(const vbc_atlas *a, size_t c);
+
+/* Write DIR/cases/NAME/sweep.json for every case and load each as a sweep (every cell's scene
+ * checked; a refused preset is a refused cell). */
+int vbc_atlas_prepare(vbc_atlas *a, vbc_error *err);
+/* Run what is not done (jobs at once); --emit-jobs: the job lines of every case instead. */
+int vbc_atlas_execute(vbc_atlas *a, const char *vbc, vbc_error *err);
+int vbc_atlas_emit_jobs(vbc_atlas *a, const char *vbc, const char *path, size_t *njobs,
+                        vbc_error *err);
+void vbc_atlas_free(vbc_atlas *a);
+
+/* Read every cell back from its run (status, errors, cost, observed order). */
+int vbc_atlas_collect(vbc_atlas *a, vbc_error *err);
+/* DIR/atlas.csv and DIR/atlas.json. */
+int vbc_atlas_write_table(const vbc_atlas *a, vbc_error *err);
+/* Per case: the sweep's own table and plots (the observable with the references, the error
+ * against spacing with fitted orders) and the error against cost. */
+int vbc_atlas_plot(vbc_atlas *a, vbc_error *err);
+/* DIR/index.html: every figure and the case × method table coloured by error. */
+int vbc_atlas_write_html(const vbc_atlas *a, vbc_error *err);
+
+/* The fitted order of method m on case c over its levels with an error (least squares on log e
+ * against log l), NAN with fewer than 2; *npoints: how many levels it used. */
+double vbc_atlas_fitted_order(const vbc_atlas *a, size_t c, size_t m, size_t *npoints);
+/* The cell of case c, method m, level k. */
+const vbc_atlas_cell *vbc_atlas_cell_at(const vbc_atlas *a, size_t c, size_t m, size_t k);
+
+/* `vbc atlas …` */
+int vbc_atlas_main(int argc, char **argv, const struct vbc_registry *registry);
+
+#endif
