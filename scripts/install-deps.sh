@@ -9,8 +9,10 @@ set -eu
 # and `--emit-slurm` write for, run for real by tests/test_sweep_engines.c (GNU parallel -j 2) and
 # tests/test_sweep_slurm.c (a single-node Slurm it starts in a temporary directory and stops; it
 # neither uses nor needs the system services these packages set up)
+# chromium: tests/test_atlas_browser.c opens the atlas page in a headless browser
 PACKAGES="gcc g++ make cmake pkg-config libgsl-dev libcjson-dev libcriterion-dev gnuplot-nox
-  python3 python3-vtk9 python3-numpy zlib1g-dev ffmpeg parallel munge slurmctld slurmd slurm-client"
+  python3 python3-vtk9 python3-numpy zlib1g-dev ffmpeg parallel munge slurmctld slurmd slurm-client
+  chromium"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -6,6 +6,7 @@
 
 #include "core/json_util.h"
 #include "experiments/runner/atlas.h"
+#include "experiments/runner/sweep_csv.h"
 #include "io/json_file.h"
 #include "scene/method_preset.h"
 
@@ -132,6 +133,32 @@ static int load_set(vbc_atlas_case *k, vbc_error *err) {
   return VBC_OK;
 }
 
+/* A reference file is read as the plots read it (experiments/runner/sweep_csv.h: `#` comments,
+ * then a header line of names) and must have the columns x and y name. */
+static int reference_columns(const vbc_atlas_case *k, const cJSON *r, const char *p,
+                             const char *path, vbc_error *err) {
+  char q[128];
+  vbc_table t = {0};
+  vbc_error inner = {0};
+  if (path[0] == '\0' || vbc_table_read(&t, path, &inner) != VBC_OK) {
+    vbc_table_free(&t);
+    return bad(k->file, err, vbc_path_join(q, sizeof q, p, "file"),
+               "a readable data file (relative to the case file)");
+  }
+  int ok = 1;
+  for (int i = 0; i < 2 && ok; ++i) {
+    const cJSON *col = cJSON_GetObjectItemCaseSensitive(r, i ? "y" : "x");
+    if (col == NULL || vbc_table_column(&t, col) < 0) {
+      ok = 0;
+      bad(k->file, err, vbc_path_join(q, sizeof q, p, i ? "y" : "x"),
+          "a column of the file: a name of its header line (after the # comments) or a number "
+          "from 1");
+    }
+  }
+  vbc_table_free(&t);
+  return ok ? VBC_OK : err->code;
+}
+
 static int load_plot_parts(vbc_atlas_case *k, vbc_error *err) {
   static const char *const obs_keys[] = {"file", "x", "y", "xlabel", "ylabel", NULL};
   static const char *const ref_keys[] = {"file", "x", "y", "title", "style", NULL};
@@ -155,13 +182,7 @@ static int load_plot_parts(vbc_atlas_case *k, vbc_error *err) {
       return bad(k->file, err, p, "an object {\"file\", \"x\", \"y\", \"title\", \"style\"}");
     if (known_keys(k->file, r, p, ref_keys, err) != VBC_OK) return err->code;
     relative_to(k->dir, string_at(r, "file"), path, sizeof path);
-    FILE *f = path[0] ? fopen(path, "r") : NULL;
-    if (f == NULL) {
-      char q[128];
-      return bad(k->file, err, vbc_path_join(q, sizeof q, p, "file"),
-                 "a readable data file (relative to the case file)");
-    }
-    fclose(f);
+    if (reference_columns(k, r, p, path, err) != VBC_OK) return err->code;
   }
   return VBC_OK;
 }

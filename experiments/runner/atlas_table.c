@@ -2,7 +2,8 @@
  * from stored results at any time) and written as DIR/atlas.csv and DIR/atlas.json: case,
  * method, spacing, status, the case's errors, the observed order against the next coarser
  * spacing, cost (wall seconds, particle-steps per second, peak memory, mean solver iterations),
- * warnings and the message of a failure or refusal. A missing value is an empty CSV field and
+ * warnings and the message of a failure or refusal; atlas.json adds each method's order fitted
+ * over a case's levels. A missing value is an empty CSV field and
  * null in the JSON, as in the sweep tables. */
 #include <math.h>
 #include <stdio.h>
@@ -238,6 +239,18 @@ int vbc_atlas_write_table(const vbc_atlas *a, vbc_error *err) {
   cJSON_AddStringToObject(root, "name", a->spec.name);
   cJSON_AddStringToObject(root, "description", a->spec.description);
   cJSON_AddItemToObject(root, "cells", rows);
+  cJSON *orders = cJSON_AddArrayToObject(root, "orders");
+  for (size_t c = 0; c < a->spec.ncases; ++c)
+    for (size_t m = 0; m < a->spec.nmethods; ++m) {
+      size_t n;
+      double p = vbc_atlas_fitted_order(a, c, m, &n);
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "case", a->spec.cases[c].name);
+      cJSON_AddStringToObject(o, "method", a->spec.methods[m]);
+      json_number(o, "fitted_order", p);
+      cJSON_AddNumberToObject(o, "levels_used", (double)n);
+      cJSON_AddItemToArray(orders, o);
+    }
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   if (text == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory");

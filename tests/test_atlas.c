@@ -1,0 +1,226 @@
+/* test_atlas.c — `vbc atlas`: the table of a small atlas (statuses, errors, the observed order
+ * between spacings and its fit), the page's images, a rerun that computes nothing, --levels,
+ * --emit-jobs, and bad case files refused before anything runs. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "experiments/runner/atlas.h"
+#include "tests/atlas_small.h"
+#include "tests/support.h"
+
+static const cJSON *cell(const cJSON *atlas, const char *name, const char *method, int level) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(atlas, "cells")) {
+    if (strcmp(cJSON_GetObjectItem(c, "case")->valuestring, name) == 0 &&
+        strcmp(cJSON_GetObjectItem(c, "method")->valuestring, method) == 0 &&
+        cJSON_GetObjectItem(c, "level")->valueint == level)
+      return c;
+  }
+  return NULL;
+}
+
+static const char *status(const cJSON *atlas, const char *name, const char *method, int level) {
+  const cJSON *c = cell(atlas, name, method, level);
+  return c ? cJSON_GetObjectItem(c, "status")->valuestring : "(missing)";
+}
+
+/* Every src="…" of the page names a file that exists; returns how many. */
+static int check_images(const char *out) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/index.html", out);
+  char *html = read_text(path);
+  cr_assert_not_null(html);
+  int n = 0;
+  for (const char *p = strstr(html, "src=\""); p; p = strstr(p + 5, "src=\"")) {
+    const char *end = strchr(p + 5, '"');
+    snprintf(path, sizeof path, "%s/%.*s", out, (int)(end - p - 5), p + 5);
+    cr_expect(file_exists(path), "the page shows %s, which does not exist", path);
+    ++n;
+  }
+  free(html);
+  return n;
+}
+
+static long mtime_of(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (long)st.st_mtim.tv_sec * 1000000000L + st.st_mtim.tv_nsec : -1;
+}
+
+Test(atlas, small_atlas_table_orders_and_page) {
+  const char *spec = atlas_small_spec("atlas_small");
+  char out[1100], path[1200];
+  snprintf(out, sizeof out, "%s/out", test_dir("atlas_small_out"));
+  char *err = NULL;
+  cr_assert_eq(atlas_small_run(spec, out, NULL, &err), 0, "%s", err);
+  free(err);
+  snprintf(path, sizeof path, "%s/atlas.json", out);
+  cJSON *atlas = read_json(path);
+  cr_assert_not_null(atlas);
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(atlas, "cells")), 8);
+  /* the tank has no body: pms is refused at both spacings, with the reason */
+  for (int level = 1; level <= 2; ++level) {
+    cr_expect_str_eq(status(atlas, "tank", "pms", level), "refused");
+    const char *msg = cJSON_GetObjectItem(cell(atlas, "tank", "pms", level), "message")->valuestring;
+    cr_expect(strstr(msg, "bodies") != NULL, "refusal without its reason: %s", msg);
+    cr_expect_str_eq(status(atlas, "tank", "mps_lcp", level), "ok");
+    cr_expect_str_eq(status(atlas, "box", "mps_lcp", level), "ok");
+    cr_expect_str_eq(status(atlas, "box", "pms", level), "ok");
+  }
+  /* the observed order is log(e1/e2)/log(l1/l2) of the two errors, and the fit through two
+   * points is the same number */
+  const char *pairs[][2] = {{"tank", "mps_lcp"}, {"box", "mps_lcp"}, {"box", "pms"}};
+  for (size_t i = 0; i < 3; ++i) {
+    const cJSON *c1 = cell(atlas, pairs[i][0], pairs[i][1], 1);
+    const cJSON *c2 = cell(atlas, pairs[i][0], pairs[i][1], 2);
+    double e1 = cJSON_GetObjectItem(c1, "error")->valuedouble;
+    double e2 = cJSON_GetObjectItem(c2, "error")->valuedouble;
+    cr_assert(e1 > 0.0 && e2 > 0.0 && isfinite(e1) && isfinite(e2));
+    double expected = log(e1 / e2) / log(2.0);
+    cr_expect_float_eq(cJSON_GetObjectItem(c2, "order")->valuedouble, expected, 1e-9);
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(c1, "order")));
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItem(atlas, "orders")) {
+      if (strcmp(cJSON_GetObjectItem(o, "case")->valuestring, pairs[i][0]) == 0 &&
+          strcmp(cJSON_GetObjectItem(o, "method")->valuestring, pairs[i][1]) == 0)
+        cr_expect_float_eq(cJSON_GetObjectItem(o, "fitted_order")->valuedouble, expected, 1e-9);
+    }
+    cr_expect(cJSON_GetObjectItem(c2, "wall_seconds")->valuedouble > 0.0);
+    cr_expect(cJSON_GetObjectItem(c2, "iterations_mean")->valuedouble >= 1.0);
+  }
+  /* the tank's second error is a column of its own, empty for the box */
+  snprintf(path, sizeof path, "%s/atlas.csv", out);
+  char *csv = read_text(path);
+  cr_assert_not_null(csv);
+  const char head[] = "case,method,level,spacing,status,error_metric,error,order,"
+                      "pressure_error_smoothed,max_density_deviation,submerged_error,";
+  cr_expect(strncmp(csv, head, strlen(head)) == 0, "%.200s", csv);
+  free(csv);
+  cr_expect_eq(check_images(out), 6); /* three figures a case */
+  cJSON_Delete(atlas);
+
+  /* a rerun computes nothing: no run's summary is rewritten */
+  const char *done[] = {"tank", "box"};
+  long before[2][2];
+  for (int c = 0; c < 2; ++c)
+    for (int l = 0; l < 2; ++l) {
+      snprintf(path, sizeof path, "%s/cases/%s/table.json", out, done[c]);
+      cJSON *t = read_json(path);
+      cr_assert_not_null(t);
+      const cJSON *row = cJSON_GetArrayItem(t, l);
+      cr_assert_not_null(row);
+      snprintf(path, sizeof path, "%s/runs/%s/summary.json", out,
+               cJSON_GetObjectItem(row, "id")->valuestring);
+      before[c][l] = mtime_of(path);
+      cr_expect(before[c][l] > 0, "no run at %s", path);
+      cJSON_Delete(t);
+    }
+  cr_assert_eq(atlas_small_run(spec, out, NULL, &err), 0, "%s", err);
+  free(err);
+  for (int c = 0; c < 2; ++c)
+    for (int l = 0; l < 2; ++l) {
+      snprintf(path, sizeof path, "%s/cases/%s/table.json", out, done[c]);
+      cJSON *t = read_json(path);
+      snprintf(path, sizeof path, "%s/runs/%s/summary.json", out,
+               cJSON_GetObjectItem(cJSON_GetArrayItem(t, l), "id")->valuestring);
+      cr_expect_eq(mtime_of(path), before[c][l], "a rerun ran %s again", path);
+      cJSON_Delete(t);
+    }
+}
+
+Test(atlas, levels_and_job_lines) {
+  const char *spec = atlas_small_spec("atlas_levels");
+  char out[1100], path[1200];
+  snprintf(out, sizeof out, "%s/out", test_dir("atlas_levels_out"));
+  /* --emit-jobs: one line per cell to run; the refused cells have none */
+  snprintf(path, sizeof path, "%s/jobs.txt", test_dir("atlas_levels_jobs"));
+  const char *emit[] = {"--emit-jobs", path, NULL};
+  char *err = NULL;
+  cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
+  free(err);
+  char *jobs = read_text(path);
+  cr_assert_not_null(jobs);
+  int lines = 0;
+  for (const char *p = jobs; *p; ++p) lines += *p == '\n';
+  cr_expect_eq(lines, 6, "%s", jobs);
+  free(jobs);
+  /* --levels 1: the coarsest spacing only */
+  const char *one[] = {"--levels", "1", NULL};
+  cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
+  free(err);
+  snprintf(path, sizeof path, "%s/atlas.json", out);
+  cJSON *atlas = read_json(path);
+  cr_assert_not_null(atlas);
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(atlas, "cells")), 4);
+  cr_expect_str_eq(status(atlas, "box", "pms", 1), "ok");
+  cr_expect_null(cell(atlas, "box", "pms", 2));
+  cJSON_Delete(atlas);
+}
+
+/* A bad case file stops the atlas before anything runs, naming the file and the JSON path. */
+Test(atlas, bad_case_file_is_exit_2) {
+  const char *dir = test_dir("atlas_bad");
+  mkdir(dir, 0755);
+  write_text(dir, "case.json",
+             "{\"name\": \"c\", \"title\": \"t\", \"dim\": 2, \"scene\": \"" VBC_SOURCE_DIR
+             "/experiments/scenes/hydrostatic.json\", \"levels\": [{\"spacing\": 0.1}, "
+             "{\"spacing\": 0.2}], \"error\": {\"metric\": \"pressure_error_smoothed\", "
+             "\"label\": \"e\"}, \"observable\": {\"file\": \"series.csv\", \"x\": \"time\", "
+             "\"y\": \"surface_height\"}, \"about\": {\"reference\": \"r\", \"error\": \"e\", "
+             "\"reading\": \"r\"}}");
+  const char *spec = write_text(dir, "atlas.json",
+                                "{\"name\": \"bad\", \"description\": \"d\", \"methods\": "
+                                "[\"mps_lcp\"], \"cases\": [\"case.json\"]}");
+  char out[1100], *err = NULL;
+  snprintf(out, sizeof out, "%s/out", dir);
+  cr_expect_eq(atlas_small_run(spec, out, NULL, &err), 2);
+  cr_expect(err && strstr(err, "case.json: levels.1.spacing: expected a spacing finer"), "%s", err);
+  cr_expect(!file_exists(out), "a refused atlas wrote %s", out);
+  free(err);
+  /* a method key in a case would tune a method per case */
+  write_text(dir, "case.json",
+             "{\"name\": \"c\", \"title\": \"t\", \"dim\": 2, \"scene\": \"x.json\", "
+             "\"set\": {\"method.fluid.omega\": 0.3}}");
+  cr_expect_eq(atlas_small_run(spec, out, NULL, &err), 2);
+  cr_expect(err && strstr(err, "case.json: set.method.fluid.omega: expected neither a method key"),
+            "%s", err);
+  free(err);
+  /* an unknown preset */
+  spec = write_text(dir, "atlas.json",
+                    "{\"name\": \"bad\", \"description\": \"d\", \"methods\": [\"sph_magic\"], "
+                    "\"cases\": [\"case.json\"]}");
+  cr_expect_eq(atlas_small_run(spec, out, NULL, &err), 2);
+  cr_expect(err && strstr(err, "atlas.json: methods.0: ") && strstr(err, "sph_magic"), "%s", err);
+  free(err);
+}
+
+/* The fitted order on known errors: e = 4 l^2 over three levels gives exactly 2. */
+Test(atlas, fitted_order_of_known_errors) {
+  vbc_atlas a;
+  memset(&a, 0, sizeof a);
+  const char *methods[] = {"m"};
+  vbc_atlas_case k;
+  memset(&k, 0, sizeof k);
+  k.nlevels = 3;
+  a.spec.cases = &k, a.spec.ncases = 1, a.spec.methods = methods, a.spec.nmethods = 1;
+  vbc_atlas_cell cells[3];
+  memset(cells, 0, sizeof cells);
+  for (size_t l = 0; l < 3; ++l) {
+    cells[l].level = l;
+    cells[l].spacing = 0.04 / (double)(1 << l);
+    cells[l].status = "ok";
+    cells[l].errors[0] = 4.0 * cells[l].spacing * cells[l].spacing;
+  }
+  a.cells = cells, a.ncells = 3;
+  size_t n;
+  cr_expect_float_eq(vbc_atlas_fitted_order(&a, 0, 0, &n), 2.0, 1e-12);
+  cr_expect_eq(n, 3);
+  cells[2].status = "failed"; /* a failed run's error does not count */
+  cr_expect_float_eq(vbc_atlas_fitted_order(&a, 0, 0, &n), 2.0, 1e-12);
+  cr_expect_eq(n, 2);
+  a.levels = 1; /* --levels 1: one point, no order */
+  cr_expect(isnan(vbc_atlas_fitted_order(&a, 0, 0, &n)));
+}
