@@ -122,7 +122,7 @@ static const char usage[] =
     "\n"
     RUN_TEXT VALIDATE_TEXT LIST_TEXT
     "  sweep      run a parameter sweep (docs/sweep-format.md; vbc sweep --help)\n"
-    "  atlas      every method preset on common validation cases under refinement (docs/atlas.md;\n"
+    "  atlas      every method preset on common validation cases under refinement (docs/atlas-format.md;\n"
     "             vbc atlas --help)\n"
     LCP_TEXT ANIMATE_TEXT
     "\n" SET_OPTION RUN_OPTIONS "\n" EXIT_CODES;

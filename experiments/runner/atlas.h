@@ -1,5 +1,5 @@
 /* atlas.h — `vbc atlas`: every method preset on common validation cases, against each case's
- * reference, under refinement, with its cost (docs/atlas.md documents the spec and the output).
+ * reference, under refinement, with its cost (docs/atlas-format.md documents the spec and the output).
  *
  * An atlas spec names method presets (experiments/methods/NAME.json) and case files. A case is a
  * scene, the spacing levels it is run at (coarsest first), the benchmark metric that scores it

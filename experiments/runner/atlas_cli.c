@@ -15,7 +15,7 @@ static const char usage[] =
     "                 [--quiet] [--emit-jobs FILE]\n"
     "\n"
     "Every case of the spec under every method preset at every spacing level, each cell a\n"
-    "`vbc run` of the sweep runner (docs/atlas.md).\n"
+    "`vbc run` of the sweep runner (docs/atlas-format.md).\n"
     "  --out DIR        atlas.csv, atlas.json, index.html, cases/NAME/ (its sweep, table and\n"
     "                   figures) and runs/ (every run) go here (default results/atlas/<name>)\n"
     "  --levels N       only the first N levels of every case (coarsest first; default: all)\n"

@@ -1,4 +1,4 @@
-/* atlas_spec.c — reading and checking an atlas spec and its case files (docs/atlas.md). Every
+/* atlas_spec.c — reading and checking an atlas spec and its case files (docs/atlas-format.md). Every
  * problem is reported as "FILE: PATH: expected …" with exit code 2 before anything runs. */
 #include <stdio.h>
 #include <stdlib.h>
