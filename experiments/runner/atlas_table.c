@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "experiments/runner/atlas.h"
+#include "experiments/runner/sweep_csv.h"
 #include "experiments/runner/sweep.h"
 #include "io/files.h"
 
@@ -135,19 +136,7 @@ double vbc_atlas_fitted_order(const vbc_atlas *a, size_t c, size_t m, size_t *np
 
 /* ---- writing ---- */
 
-static void csv_text(FILE *f, const char *s) {
-  fputc(',', f);
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; ++s) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
+static void csv_text(FILE *f, const char *s) { vbc_csv_write_field(f, s, 0); }
 
 static void csv_number(FILE *f, double v) {
   fputc(',', f);

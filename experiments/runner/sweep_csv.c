@@ -107,3 +107,17 @@ double vbc_table_number(const vbc_table *t, size_t row, int col) {
   const char *s = vbc_table_cell(t, row, col);
   return is_number(s) ? strtod(s, NULL) : NAN;
 }
+
+void vbc_csv_write_field(FILE *f, const char *s, int first) {
+  if (!first) fputc(',', f);
+  if (strpbrk(s, ",\"\n") == NULL) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; ++s) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}

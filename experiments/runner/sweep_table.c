@@ -15,6 +15,7 @@
 #include "io/json_file.h"
 #include "core/json_util.h"
 #include "experiments/runner/sweep.h"
+#include "experiments/runner/sweep_csv.h"
 
 cJSON *vbc_sweep_case_json(const vbc_sweep *sw, const vbc_sweep_case *c, const char *file) {
   char dir[1100], path[1200];
@@ -39,20 +40,7 @@ double vbc_sweep_case_metric(const cJSON *summary, const char *name) {
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_field(FILE *f, const char *s, int first) {
-  if (!first) fputc(',', f);
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; ++s) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
+static void csv_field(FILE *f, const char *s, int first) { vbc_csv_write_field(f, s, first); }
 
 static void csv_value(FILE *f, const cJSON *v) {
   char buf[64];
