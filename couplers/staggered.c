@@ -46,6 +46,7 @@
 
 #include "couplers/couplers.h"
 #include "solvers/blocks/blocks.h"
+#include "couplers/staggered_pd_load.h"
 #include "solvers/blocks/staggered/staggered.h"
 
 enum { DENSITY, FLUID, CONTACT, PIN };
@@ -53,16 +54,35 @@ enum { STAGE_PREPASS, STAGE_PRESSURE, STAGE_BODIES };
 
 enum { MOVE_KEPT, MOVE_ONCE, MOVE_ALG1 };
 static const char *const move_choices[] = {"kept", "once", "alg1", NULL};
+enum { PD_LOAD_IMPULSES, PD_LOAD_EQ23 };
+static const char *const pd_load_choices[] = {"impulses", "eq23", NULL};
+static const char *const pd_solid_choices[] = {"mirrored", "zero", NULL};
+static const char *const pd_force_choices[] = {"full", "muller", NULL};
 static const vbc_param_spec stag_params[] = {
     {"prepass_move", VBC_PARAM_CHOICE, MOVE_ALG1, 0, 0, 0,
      "where a step leaves the fluid: alg1 (He's Alg. 1: moved by h (u* + du^d), the p^v change "
      "du^v moves it in the next step; the default), kept (as first shipped: by h du^d + h u^{t+1}, "
      "du^d counted twice) or once (by h u^{t+1})",
      move_choices},
+    {"pd_body_load", VBC_PARAM_CHOICE, PD_LOAD_IMPULSES, 0, 0, 0,
+     "the bodies' load from p^d (Alg. 1 line 5): impulses (the default: the reaction to the "
+     "pre-pass block's impulses on their particles) or eq23 (He's eq. 23 from the fluid's p^d, "
+     "couplers/staggered_pd_load.c; pd_solid_pressure and pd_force choose its open points)",
+     pd_load_choices},
+    {"pd_solid_pressure", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "pd_body_load eq23: p^d on a solid particle, mirrored (the Shepard average of its fluid "
+     "neighbours') or zero",
+     pd_solid_choices},
+    {"pd_force", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "pd_body_load eq23: full (c = 1: Monaghan's symmetric gradient, the pre-pass's scale) or "
+     "muller (eq. 23 as printed, (p_i + p_j)/2: half a pressure gradient)",
+     pd_force_choices},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 typedef struct staggered_state {
   int move;             /* method.prepass_move: MOVE_KEPT, MOVE_ONCE or MOVE_ALG1 */
+  int pd_load;          /* method.pd_body_load: PD_LOAD_IMPULSES or PD_LOAD_EQ23 */
+  int pd_mirrored, pd_muller; /* eq. 23's open points (pd_solid_pressure, pd_force) */
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass; under alg1, after it those before
                            the p^v solve */
@@ -74,7 +94,11 @@ typedef struct staggered_state {
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
   staggered_state *s = vbc_calloc(1, sizeof *s, err);
-  if (s) s->move = vbc_param_choice(c->params, stag_params, "prepass_move");
+  if (s == NULL) return NULL;
+  s->move = vbc_param_choice(c->params, stag_params, "prepass_move");
+  s->pd_load = vbc_param_choice(c->params, stag_params, "pd_body_load");
+  s->pd_mirrored = vbc_param_choice(c->params, stag_params, "pd_solid_pressure") == 0;
+  s->pd_muller = vbc_param_choice(c->params, stag_params, "pd_force") == 1;
   return s;
 }
 
@@ -127,10 +151,15 @@ static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error 
  * lists follow the moved particles. Alg. 1 line 5: the bodies take the reaction to p^d. */
 static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
   if (!ok) return VBC_OK;
-  push_bodies(c, DENSITY);
-  if (body_force_figure(c, stage, DENSITY, err) != VBC_OK) return err->code;
   staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
+  if (s->pd_load == PD_LOAD_EQ23 && c->sys->nbodies > 0) {
+    vbc_staggered_pd_impulses(c->sys, p->pressure, s->pd_mirrored, s->pd_muller, s->impulse);
+    vbc_staggered_pd_push(c->sys, s->impulse);
+  } else {
+    push_bodies(c, DENSITY);
+  }
+  if (body_force_figure(c, stage, DENSITY, err) != VBC_OK) return err->code;
   const double h = c->sys->dt;
   for (size_t i = 0; i < p->n; ++i) {
     s->pd[i] = p->pressure[i], s->pd_smooth[i] = p->pressure_smoothed[i];
