@@ -16,6 +16,7 @@ extern const vbc_benchmark_type vbc_benchmark_wedge_entry;    /* He et al. 2012 
 extern const vbc_benchmark_type vbc_benchmark_cylinder_entry; /* Greenhow & Lin 1983 */
 extern const vbc_benchmark_type vbc_benchmark_cylinder_flow;  /* He et al. 2012 Fig. 12 */
 
+void vbc_series_value(FILE *out, const char *format, double value); /* ",v"; "," if missing */
 /* Benchmarks that measure depths and surfaces along y need gravity along -y: VBC_OK, or exit 2
  * "FILE: gravity: expected gravity along -y for the NAME benchmark, got (x, y, z)". */
 int vbc_benchmark_gravity_down(const vbc_scene *sc, const char *name, vbc_error *err);
