@@ -239,8 +239,10 @@ static int buoy_observe(void *state, const vbc_sim *sim, vbc_error *err) {
 /* Series rows come right after observe at the same step: its last sample is this state's. */
 static void buoy_series(void *state, const vbc_sim *sim, FILE *out) {
   const buoy_state *s = state;
-  fprintf(out, ",%.6g,%.9g,%.6g,%.6g", s->n ? s->ratio[s->n - 1] : NAN,
-          sim->bodies[s->body].x.y, body_speed(s, sim), s->n ? s->fluid[s->n - 1] : NAN);
+  vbc_series_value(out, "%.6g", s->n ? s->ratio[s->n - 1] : NAN);
+  vbc_series_value(out, "%.9g", sim->bodies[s->body].x.y);
+  vbc_series_value(out, "%.6g", body_speed(s, sim));
+  vbc_series_value(out, "%.6g", s->n ? s->fluid[s->n - 1] : NAN); /* NAN without a tank */
 }
 
 /* |y(t_k) - y(t_j)| / (t_k - t_j) for the latest sample j at least rest_window before k; infinite

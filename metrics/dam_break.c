@@ -36,9 +36,18 @@
  *     1/2, W the tank's inner width: by default the smallest x of the wall particles beside the
  *     column (same y and z range as the fluid at t = 0) that lie beyond the column, minus l/2,
  *     measured from the left face (`tank_width` > 0 overrides; no such wall: no cut-off).
- *   - The water height at the left wall, H: the largest y of the fluid particles whose x lies
+ *   - The water height at the left wall, h: the largest y of the fluid particles whose x lies
  *     within 2 l of the wall face, plus l/2, minus the floor (the fluid's smallest y at t = 0
- *     minus l/2). It goes into series.csv only.
+ *     minus l/2): the top of the water touching the closed wall, as Martin & Moyce read the
+ *     residual column's height there. series.csv: height_H = h [m], and in Martin & Moyce's
+ *     height variables height_over_column = h / (n^2 a) (n^2 a measured like a: the fluid's y
+ *     extent at t = 0 plus l; 1 at release) against height_tau = t sqrt(g/a) (no factor n, unlike
+ *     T: their height table is in these variables).
+ *   - The height's time origin: t = 0 at release, never shifted (time_shift and the fitted origin
+ *     move the front only). Its window: the table's points with tau_k inside the run and before
+ *     the front first reaches the far wall (far_wall_time; no far wall: all): a wave reflected
+ *     there cannot have reached the closed wall before, so the points scored are those of the
+ *     open channel Martin & Moyce measured.
  *
  * Metrics: for every reference point (T_k, Z_k) with T_k inside the simulated range and Z_k below
  * the cut-off, e_k = |Z_sim(T_k) - Z_k| / Z_k, Z_sim linearly interpolated in T between steps.
@@ -49,12 +58,15 @@
  * front_fit_points and front_score_points the two sets' sizes (null errors without the fit or
  * without points). far_wall_time: the first t [s] at which the front is within l of the far wall
  * (Koshizuka & Oka's §5.3-type claim "reaches the right wall at about 0.3 s"; null if never).
- * final_front_Z at the end. series.csv's front_T is t sqrt(2g/a) + time_shift, never the fitted
+ * final_front_Z at the end. height_error_mean and height_error_max: mean and largest |H_sim(tau_k)
+ * - H_k| over the height points in that window (absolute: H falls to 0.06 by the last point, where
+ * a relative deviation says little), height_points how many (none: null errors). series.csv's front_T is t sqrt(2g/a) + time_shift, never the fitted
  * shift (the series are written before the fit). */
 #include <math.h>
 #include <limits.h>
 #include <stdlib.h>
 
+#include "metrics/dam_break.h"
 #include "metrics/metrics.h"
 #include "sim/sim.h"
 
@@ -67,11 +79,20 @@ static const double mm1952_front[][2] = {
     {1.83, 2.11}, {1.98, 2.33}, {2.20, 2.56}, {2.32, 2.78}, {2.51, 3.00},
     {2.65, 3.22}, {2.83, 3.44}, {2.98, 3.67}, {3.11, 3.89}, {3.33, 4.11}};
 #define MM1952_POINTS (sizeof mm1952_front / sizeof mm1952_front[0])
+
+/* The same tables, residual height at the closed wall of the same column (Ocellaris' arrays
+ * mmYvec/mmHvec): tau = t sqrt(g / a), H = h / (n^2 a). */
+const double vbc_mm1952_height[][2] = {
+    {0.56, 0.94}, {0.77, 0.89}, {0.93, 0.83}, {1.08, 0.78}, {1.28, 0.72}, {1.46, 0.67},
+    {1.66, 0.61}, {1.84, 0.56}, {2.00, 0.50}, {2.21, 0.44}, {2.45, 0.39}, {2.70, 0.33},
+    {3.06, 0.28}, {3.44, 0.22}, {4.20, 0.17}, {5.25, 0.11}, {7.40, 0.06}};
+const size_t vbc_mm1952_height_points = sizeof vbc_mm1952_height / sizeof vbc_mm1952_height[0];
 #define FIT_RANGE 0.5  /* largest fitted delay in T: 42 ms at a = 0.14 m */
 #define FIT_STEP 0.001
 
 typedef struct dam_state {
   double a;           /* column width [m] */
+  double column_height; /* n^2 a [m] */
   double wall_x;      /* inner face of the left wall [m] */
   double floor_y;     /* top of the floor [m] */
   double tank_width;  /* inner width W [m]; INFINITY: no far wall */
@@ -83,6 +104,7 @@ typedef struct dam_state {
   double l;           /* spacing [m] */
   size_t n, cap;
   double *T, *Z;      /* one sample per step, t = 0 included; T without any shift */
+  double *H;          /* the height at the closed wall over n^2 a, per sample */
   double front_x;     /* latest x_front - wall_x [m] */
 } dam_state;
 
@@ -149,6 +171,7 @@ static void *dam_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) 
   s->floor_y = lo.y - 0.5 * l;
   const double a = vbc_param_number(params, dam_params, "column_width");
   s->a = a > 0.0 ? a : hi.x - lo.x + l;
+  s->column_height = hi.y - lo.y + l;
   const double w = vbc_param_number(params, dam_params, "tank_width");
   s->tank_width = w > 0.0 ? w : measured_tank_width(&sim->particles, lo, hi, l, s->wall_x);
   s->time_scale = sqrt(-2.0 * sc->gravity.y / s->a);
@@ -162,8 +185,10 @@ static void *dam_alloc(const vbc_sim *sim, const cJSON *params, vbc_error *err) 
                                            : (double)(sim->nsteps > 0 ? sim->nsteps : 0)) + 1;
   s->T = vbc_calloc(s->cap, sizeof *s->T, err);
   s->Z = s->T ? vbc_calloc(s->cap, sizeof *s->Z, err) : NULL;
-  if (s->Z == NULL) {
+  s->H = s->Z ? vbc_calloc(s->cap, sizeof *s->H, err) : NULL;
+  if (s->H == NULL) {
     free(s->T);
+    free(s->Z);
     free(s);
     return NULL;
   }
@@ -174,6 +199,7 @@ static void dam_free(void *state) {
   dam_state *s = state;
   free(s->T);
   free(s->Z);
+  free(s->H);
   free(s);
 }
 
@@ -214,7 +240,9 @@ static int grow(dam_state *s, size_t cap, vbc_error *err) {
   if (T) s->T = T;
   double *Z = T ? realloc(s->Z, cap * sizeof *Z) : NULL;
   if (Z) s->Z = Z;
-  if (T == NULL || Z == NULL)
+  double *H = Z ? realloc(s->H, cap * sizeof *H) : NULL;
+  if (H) s->H = H;
+  if (T == NULL || Z == NULL || H == NULL)
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (dam_break, %zu samples)", cap);
   s->cap = cap;
   return VBC_OK;
@@ -227,15 +255,17 @@ static int dam_observe(void *state, const vbc_sim *sim, vbc_error *err) {
     return err->code;
   s->T[s->n] = sim->time * s->time_scale;
   s->Z[s->n] = s->front_x / s->a;
+  s->H[s->n] = wall_height(s, sim) / s->column_height;
   s->n++;
   return VBC_OK;
 }
 
 static void dam_series(void *state, const vbc_sim *sim, FILE *out) {
   const dam_state *s = state;
-  fprintf(out, ",%.17g,%.17g,%.17g,%.9g", s->front_x, s->front_x / s->a,
-          sim->time * s->time_scale + s->time_shift,
-          wall_height(s, sim));
+  const double h = wall_height(s, sim);
+  fprintf(out, ",%.17g,%.17g,%.17g,%.9g,%.9g,%.9g", s->front_x, s->front_x / s->a,
+          sim->time * s->time_scale + s->time_shift, h, sim->time * s->time_scale / sqrt(2.0),
+          h / s->column_height);
 }
 
 /* Z_sim at unshifted T by linear interpolation; T within [T_0, T_{n-1}] (T grows with the step). */
@@ -271,6 +301,24 @@ static front_errors compare(const dam_state *s, double shift, double from, doubl
   return e;
 }
 
+vbc_height_errors vbc_dam_break_height_errors(const double *T, const double *H, size_t n,
+                                              double tau_per_T, double tau_cut) {
+  vbc_height_errors e = {NAN, NAN, 0};
+  if (n < 2) return e;
+  double sum = 0.0, max = 0.0;
+  for (size_t k = 0, j = 1; k < vbc_mm1952_height_points; ++k) {
+    const double tau = vbc_mm1952_height[k][0];
+    if (tau < T[0] * tau_per_T || tau > T[n - 1] * tau_per_T || !(tau < tau_cut)) continue;
+    while (j < n - 1 && T[j] * tau_per_T < tau) ++j; /* the first sample at or after tau */
+    const double t0 = T[j - 1] * tau_per_T, t1 = T[j] * tau_per_T;
+    const double w = t1 > t0 ? (tau - t0) / (t1 - t0) : 1.0;
+    const double dev = fabs(H[j - 1] + w * (H[j] - H[j - 1]) - vbc_mm1952_height[k][1]);
+    sum += dev, max = fmax(max, dev), e.points++;
+  }
+  if (e.points) e.mean = sum / (double)e.points, e.max = max;
+  return e;
+}
+
 /* The origin with the smallest mean deviation over the fit set (the first on ties), or
  * time_shift. */
 static double fitted_shift(const dam_state *s) {
@@ -301,6 +349,9 @@ static int dam_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *ou
   double wall_t = NAN; /* the first sample with the front within l of the far wall */
   for (size_t k = 0; k < s->n && isnan(wall_t); ++k)
     if (s->Z[k] * s->a >= s->tank_width - s->l) wall_t = s->T[k] / s->time_scale;
+  const double tau_per_T = 1.0 / sqrt(2.0); /* sqrt(g/a) / sqrt(2g/a) */
+  const vbc_height_errors h = vbc_dam_break_height_errors(
+      s->T, s->H, s->n, tau_per_T, isnan(wall_t) ? INFINITY : wall_t * s->time_scale * tau_per_T);
   const int ok = add_number_or_null(metrics, "front_error", e.points > 0, e.max) &&
                  add_number_or_null(metrics, "front_error_mean", e.points > 0, e.mean) &&
                  add_number_or_null(metrics, "front_error_T", e.points > 0, e.T_max) &&
@@ -313,6 +364,9 @@ static int dam_metrics(void *state, vbc_sim *sim, cJSON *metrics, const char *ou
                  add_number_or_null(metrics, "front_score_points", s->fit_time_shift,
                                     (double)score.points) &&
                  add_number_or_null(metrics, "far_wall_time", !isnan(wall_t), wall_t) &&
+                 add_number_or_null(metrics, "height_error_mean", h.points > 0, h.mean) &&
+                 add_number_or_null(metrics, "height_error_max", h.points > 0, h.max) &&
+                 add_number_or_null(metrics, "height_points", 1, (double)h.points) &&
                  add_number_or_null(metrics, "final_front_Z", s->n > 0, s->Z[s->n ? s->n - 1 : 0]) &&
                  add_number_or_null(metrics, "column_width", 1, s->a) &&
                  add_number_or_null(metrics, "tank_width", isfinite(s->tank_width), s->tank_width);
@@ -323,16 +377,18 @@ static const char *const dam_metric_names[] = {
     "front_error",        "front_error_mean",        "front_error_T",   "front_points",
     "front_time_shift",   "front_error_fitted",      "front_error_fitted_mean",
     "front_fit_points",   "front_score_points",      "far_wall_time",   "final_front_Z",
-    "column_width",       "tank_width",              NULL};
+    "column_width",       "tank_width",              "height_error_mean", "height_error_max",
+    "height_points",      NULL};
 
 /* Checkpoints: the samples so far (the arrays were sized for the whole run at alloc) and the
  * latest front. */
 static int dam_save(const void *state, vbc_blob *out, vbc_error *err) {
   const dam_state *s = state;
   if (vbc_blob_put(out, &s->front_x, sizeof s->front_x, err) != VBC_OK ||
-      vbc_blob_put_array(out, s->T, s->n, sizeof *s->T, err) != VBC_OK)
+      vbc_blob_put_array(out, s->T, s->n, sizeof *s->T, err) != VBC_OK ||
+      vbc_blob_put_array(out, s->Z, s->n, sizeof *s->Z, err) != VBC_OK)
     return err->code;
-  return vbc_blob_put_array(out, s->Z, s->n, sizeof *s->Z, err);
+  return vbc_blob_put_array(out, s->H, s->n, sizeof *s->H, err);
 }
 
 static int dam_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *err) {
@@ -341,7 +397,8 @@ static int dam_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *
   if (n > s->cap && grow(s, n, err) != VBC_OK) return err->code;
   if (vbc_reader_get(in, &s->front_x, sizeof s->front_x, err) != VBC_OK ||
       vbc_reader_get_array(in, s->T, n, sizeof *s->T, err) != VBC_OK ||
-      vbc_reader_get_array(in, s->Z, n, sizeof *s->Z, err) != VBC_OK)
+      vbc_reader_get_array(in, s->Z, n, sizeof *s->Z, err) != VBC_OK ||
+      vbc_reader_get_array(in, s->H, n, sizeof *s->H, err) != VBC_OK)
     return err->code;
   s->n = n;
   return VBC_OK;
@@ -349,11 +406,11 @@ static int dam_load(void *state, const vbc_sim *sim, vbc_reader *in, vbc_error *
 
 const vbc_benchmark_type vbc_benchmark_dam_break = {
     .name = "dam_break",
-    .summary = "collapsing water column: surge front Z(T) vs Martin & Moyce 1952 "
-               "(Koshizuka & Oka 1996)",
+    .summary = "collapsing water column: surge front Z(T) and wall height H(tau) vs Martin & "
+               "Moyce 1952 (Koshizuka & Oka 1996)",
     .params = dam_params,
     .metric_names = dam_metric_names,
-    .series_columns = "front_x,front_Z,front_T,height_H",
+    .series_columns = "front_x,front_Z,front_T,height_H,height_tau,height_over_column",
     .alloc = dam_alloc,
     .free = dam_free,
     .observe = dam_observe,

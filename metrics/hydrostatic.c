@@ -104,8 +104,12 @@ static void hydro_series(void *state, const vbc_sim *sim, FILE *out) {
   vbc_number_density(&sim->sys);
   hydro_eval e;
   evaluate(state, sim, &e);
-  fprintf(out, ",%.9g,%.6g,%.6g,%.6g,%.6g,%.6g", e.surface, e.max_dev, e.mean_dev,
-          e.max_compression, e.err_raw, e.err_smoothed);
+  vbc_series_value(out, "%.9g", e.surface);
+  vbc_series_value(out, "%.6g", e.max_dev);
+  vbc_series_value(out, "%.6g", e.mean_dev);
+  vbc_series_value(out, "%.6g", e.max_compression);
+  vbc_series_value(out, "%.6g", e.err_raw); /* NAN: no particle deep enough */
+  vbc_series_value(out, "%.6g", e.err_smoothed);
 }
 
 static int write_profile(const hydro_state *s, const vbc_sim *sim, double surface,

@@ -15,7 +15,9 @@ extern const vbc_benchmark_type vbc_benchmark_dam_break;      /* Koshizuka & Oka
 extern const vbc_benchmark_type vbc_benchmark_wedge_entry;    /* He et al. 2012 §7.2 */
 extern const vbc_benchmark_type vbc_benchmark_cylinder_entry; /* Greenhow & Lin 1983 */
 extern const vbc_benchmark_type vbc_benchmark_cylinder_flow;  /* He et al. 2012 Fig. 12 */
+extern const vbc_benchmark_type vbc_benchmark_body_height;    /* Qiu et al. 2017 §3.2-3.3 */
 
+void vbc_series_value(FILE *out, const char *format, double value); /* ",v"; "," if missing */
 /* Benchmarks that measure depths and surfaces along y need gravity along -y: VBC_OK, or exit 2
  * "FILE: gravity: expected gravity along -y for the NAME benchmark, got (x, y, z)". */
 int vbc_benchmark_gravity_down(const vbc_scene *sc, const char *name, vbc_error *err);
