@@ -15,7 +15,7 @@
  *      (the block's boundary_impulses) — is applied to its body at the particle's position (force
  *      and torque);
  *   4. stage `body_contact`: the contacts between bodies (rigid-rigid, rigid-wall) and the pin
- *      joints as their own problem, by the same solver type (same parameters), skipped in steps
+ *      joints as their own problem, by method.contact.solver (pgs by default), skipped in steps
  *      without such rows: bodies meet each other through contacts, as in Akinci's rigid-body
  *      solver, after the fluid;
  *   5. r^{t+1} = r^t + h u^{t+1} for the fluid; the bodies move by eq. 44-45 of Miyamoto &
@@ -81,7 +81,14 @@ int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err
   return push_bodies(c, stage, ok, err);
 }
 
-static const vbc_group_spec groups[] = {VBC_GROUP_FLUID, VBC_GROUP_CONTACT};
+/* The contacts between bodies get a solver of their own (projected Gauss-Seidel by default, a
+ * rigid-body engine's solver): relaxed Jacobi, IISPH's fluid solver, diverges on resting
+ * contacts (a pile of boxes on the floor: non-finite residual at step 28). */
+static const vbc_group_spec groups[] = {
+    VBC_GROUP_FLUID,
+    {.key = "contact",
+     .doc = "the contact and pin blocks between bodies and the solver of their stage",
+     .solver_default = "pgs"}};
 
 static const vbc_slot_spec slots[] = {
     [FLUID] = {.label = "fluid", .group = "fluid"},
@@ -94,7 +101,7 @@ static const vbc_stage_spec stages[] = {
     {.label = "fluid", VBC_STAGE_SLOTS(FLUID), .solver_group = "fluid",
      .after = push_bodies},
     {.label = "body_contact", VBC_STAGE_SLOTS(BODY_CONTACT, PIN),
-     .solver_group = "fluid", .skip_without_rows = 1},
+     .solver_group = "contact", .skip_without_rows = 1},
 };
 
 const vbc_coupler_type vbc_coupler_akinci = {
