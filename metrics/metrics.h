@@ -15,6 +15,8 @@ extern const vbc_benchmark_type vbc_benchmark_dam_break;      /* Koshizuka & Oka
 extern const vbc_benchmark_type vbc_benchmark_wedge_entry;    /* He et al. 2012 §7.2 */
 extern const vbc_benchmark_type vbc_benchmark_cylinder_entry; /* Greenhow & Lin 1983 */
 extern const vbc_benchmark_type vbc_benchmark_cylinder_flow;  /* He et al. 2012 Fig. 12 */
+extern const vbc_benchmark_type vbc_benchmark_spheric_test2;  /* Kleefsman et al. 2005 */
+extern const vbc_benchmark_type vbc_benchmark_canelas_cube;   /* Canelas et al. 2016 */
 
 /* Benchmarks that measure depths and surfaces along y need gravity along -y: VBC_OK, or exit 2
  * "FILE: gravity: expected gravity along -y for the NAME benchmark, got (x, y, z)". */
