@@ -197,7 +197,7 @@ Test(atlas_cases_3d, case_files_are_complete) {
     const cJSON *refs = cJSON_GetObjectItem(k, "references");
     for (int i = 0; i < cJSON_GetArraySize(refs); ++i) {
       const cJSON *r = cJSON_GetArrayItem(refs, i);
-      snprintf(path, sizeof path, "%s/../%s", dir, string_at(r, "file"));
+      snprintf(path, sizeof path, "%s/%s", dir, string_at(r, "file")); /* as the scene */
       char *text = read_text(path);
       cr_assert_not_null(text, "%s: reference %s missing", cases_3d[c], path);
       /* the first line names the columns as a comment (the case format), and the first line
