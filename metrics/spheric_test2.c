@@ -16,7 +16,7 @@
  *     fluid's lowest y at t = 0 less l/2), continuous while no two successive layers of l are
  *     empty, plus l/2. AQUAgpusph takes the highest particle instead; at l = 0.05 that reads the
  *     jet thrown up the box's face as it falls back over H2 (0.5 m where the experiment
- *     has 0.15 m), spray a resistance gauge hardly sees.
+ *     has 0.15 m, in a DFSPH run), spray a resistance gauge hardly sees.
  *   - P1: a sensor on a wall, where a particle method's pressure field is truncated by the
  *     kernel, is read one spacing l into the fluid in front of it: at x = face - l, where face is
  *     the impact face of body `body` (its particles' smallest x less l/2), at the sensor's height
@@ -28,14 +28,14 @@
  *     applied to the experiment only; the simulated series are sampled every step and read at the
  *     bin centres by linear interpolation. No time shift: t = 0 is the release in both.
  *
- * Errors over the window 0 <= t <= `window` (1.5 s: the impact at 0.4 s and the water piling up
- * behind the box):
+ * Errors over the window 0 <= t <= `window` (1.5 s: the impact at 0.4 s, the reflected wave and the
+ * water piling up in front of the box):
  *   spheric_h2_error, spheric_h4_error: mean |H_sim - H_exp| / max H_exp over the window's rows
  *     (DGM's convention, there over 0-6 s); spheric_height_error: their mean, the case's score;
  *   spheric_p1_error: the same for P1;
  *   spheric_p1_peak_error: |max P1_sim - P1 peak| / P1 peak, the peak of the full 1 kHz record
  *     (11.27 kPa: impact peaks last a few ms and particle methods at practical spacings miss
- *     them, so this error is large for every method);
+ *     them, so this error is large at coarse spacings);
  *   spheric_p1_arrival_error: |t_sim - t_exp| [s] where P1 first reaches 25 % of the measured
  *     peak (DGM's arrival; null when the simulated P1 never does).
  * An error is null when the run ended before the window did (spheric_points counts the rows the
