@@ -16,6 +16,8 @@ extern const vbc_benchmark_type vbc_benchmark_wedge_entry;    /* He et al. 2012 
 extern const vbc_benchmark_type vbc_benchmark_cylinder_entry; /* Greenhow & Lin 1983 */
 extern const vbc_benchmark_type vbc_benchmark_cylinder_flow;  /* He et al. 2012 Fig. 12 */
 extern const vbc_benchmark_type vbc_benchmark_body_height;    /* Qiu et al. 2017 §3.2-3.3 */
+extern const vbc_benchmark_type vbc_benchmark_spheric_test2;  /* Kleefsman et al. 2005 */
+extern const vbc_benchmark_type vbc_benchmark_canelas_cube;   /* Canelas et al. 2016 */
 
 void vbc_series_value(FILE *out, const char *format, double value); /* ",v"; "," if missing */
 /* Benchmarks that measure depths and surfaces along y need gravity along -y: VBC_OK, or exit 2

@@ -24,7 +24,7 @@ static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_cou
 static const vbc_benchmark_type *const benchmarks[] = {
     &vbc_benchmark_hydrostatic, &vbc_benchmark_circular_patch, &vbc_benchmark_bodies,
     &vbc_benchmark_buoyancy,    &vbc_benchmark_seesaw,         &vbc_benchmark_dam_break,
-    &vbc_benchmark_body_height,
+    &vbc_benchmark_body_height, &vbc_benchmark_spheric_test2, &vbc_benchmark_canelas_cube,
     &vbc_benchmark_wedge_entry, &vbc_benchmark_cylinder_entry, &vbc_benchmark_cylinder_flow};
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
