@@ -224,3 +224,42 @@ Test(atlas, fitted_order_of_known_errors) {
   a.levels = 1; /* --levels 1: one point, no order */
   cr_expect(isnan(vbc_atlas_fitted_order(&a, 0, 0, &n)));
 }
+
+/* The shipped atlas: at least 10 cases (3 in 3D, 5 with bodies) under at least 6 presets, every
+ * case file of experiments/atlas/cases/ in it, and every case and reference loadable. */
+Test(atlas, shipped_spec_holds_the_cases) {
+  vbc_atlas_spec s;
+  vbc_error err = {0};
+  cr_assert_eq(vbc_atlas_spec_load(&s, VBC_SOURCE_DIR "/experiments/atlas/atlas.json", &err), 0,
+               "%s", err.message);
+  cr_expect_geq(s.ncases, 10);
+  cr_expect_geq(s.nmethods, 6);
+  size_t dim3 = 0, with_bodies = 0;
+  for (size_t c = 0; c < s.ncases; ++c) {
+    dim3 += s.cases[c].dim == 3;
+    cJSON *scene = read_json(s.cases[c].scene);
+    cr_assert_not_null(scene, "%s: cannot read %s", s.cases[c].file, s.cases[c].scene);
+    const cJSON *dim = cJSON_GetObjectItem(scene, "dim");
+    cr_expect_eq(dim ? dim->valueint : 0, s.cases[c].dim, "%s: dim is not the scene's",
+                 s.cases[c].file);
+    with_bodies += cJSON_GetArraySize(cJSON_GetObjectItem(scene, "bodies")) > 0;
+    cJSON_Delete(scene);
+  }
+  cr_expect_geq(dim3, 3);
+  cr_expect_geq(with_bodies, 5);
+  /* every case file is in the spec */
+  FILE *ls = popen("ls " VBC_SOURCE_DIR "/experiments/atlas/cases", "r");
+  cr_assert_not_null(ls);
+  char name[256];
+  while (fgets(name, sizeof name, ls)) {
+    name[strcspn(name, "\n")] = '\0';
+    int listed = 0;
+    for (size_t c = 0; c < s.ncases && !listed; ++c) {
+      const char *base = strrchr(s.cases[c].file, '/');
+      listed = strcmp(base ? base + 1 : s.cases[c].file, name) == 0;
+    }
+    cr_expect(listed, "experiments/atlas/cases/%s is not in experiments/atlas/atlas.json", name);
+  }
+  pclose(ls);
+  vbc_atlas_spec_free(&s);
+}
