@@ -56,7 +56,7 @@ static int cost_plot(const vbc_atlas *a, size_t c, const char *gnuplot, vbc_erro
   vbc_gp_head(gp.f, sw, &pl, "wall_seconds", k->errors[0].label, blocks);
   if (blocks == 0)
     fprintf(gp.f, "set label 1 \"no finished run with an error to plot\" at graph 0.5,0.5 center\n");
-  vbc_gp_render(gp.f, "error_vs_cost", blocks ? cmd : "plot [0:1][0:1] NaN notitle");
+  vbc_gp_render(gp.f, "error_vs_cost", blocks ? cmd : "plot [1:10][1:10] NaN notitle");
   if (vbc_file_commit(&gp, err) != VBC_OK) return err->code;
   if (gnuplot == NULL) return VBC_OK;
   return vbc_gnuplot_run(gnuplot, dir, "error_vs_cost.gp", "error_vs_cost.log", err);

@@ -212,6 +212,13 @@ static void metric_group(plot_job *J, const cJSON *series_value, point *pts, FIL
   }
   int categorical = !cJSON_IsNumber(cJSON_GetArrayItem(axis_list(&J->sw->spec, J->pl->x), 0));
   for (size_t j = 0; j < ny; ++j) {
+    /* a curve without one value to draw (every case missing it, or none positive on a log
+     * axis) is left out: gnuplot refuses a plot whose points are all undefined */
+    size_t drawable = 0;
+    for (size_t i = 0; i < n; ++i)
+      drawable += isfinite(val[i * ny + j]) && (!J->pl->logy && J->pl->kind != VBC_PLOT_ORDER
+                                                    ? 1 : val[i * ny + j] > 0.0);
+    if (drawable == 0) continue;
     char spec[300], title[400];
     snprintf(spec, sizeof spec, "\"%s.dat\" index %zu using 1:%zu%s with linespoints pt 7 lc %d",
              J->pl->name, J->blocks - 1, j + 3, categorical ? ":xtic(2)" : "", J->curves + 1);
@@ -318,8 +325,8 @@ static int data_plot(plot_job *J, vbc_error *err) {
   char ylabel[200];
   vbc_gp_head(gp.f, J->sw, J->pl, J->pl->x, default_ylabel(J->pl, ylabel, sizeof ylabel),
               J->curves);
-  if (J->curves == 0) fprintf(gp.f, "set label 1 \"no finished case to plot\" at graph 0.5,0.5 center\n");
-  vbc_gp_render(gp.f, J->pl->name, J->curves ? J->cmd.s : "plot [0:1][0:1] NaN notitle");
+  if (J->curves == 0) fprintf(gp.f, "set label 1 \"no finished case with a value to plot\" at graph 0.5,0.5 center\n");
+  vbc_gp_render(gp.f, J->pl->name, J->curves ? J->cmd.s : "plot [1:10][1:10] NaN notitle");
   return vbc_file_commit(&gp, err);
 }
 
