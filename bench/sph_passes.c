@@ -1,15 +1,16 @@
 /* sph_passes.c — sph_density's residual and apply passes against the dfsph block's
  * (solvers/blocks/dfsph_passes.c: Bender & Koschier 2017 eq. 9 and the pressure update of
- * Algorithms 2-3, summed in two halves per row from a per-pair factor W'(r)/r), timed on the same
- * rows of a scene's state in one process, the two alternating pass by pass so that both see the
- * same load on a shared machine.
+ * Algorithms 2-3, each row's sums per component in two halves; plain loops and their AVX-512VL
+ * form), timed on the same rows of a scene's state in one process, the forms alternating pass by
+ * pass so that all see the same load on a shared machine.
  *
  *   build/sph_passes SCENE.json [--steps N] [--reps N] [--set KEY=VALUE]...
  *
- * The scene runs N steps (default 50) with its own method, then an sph_density block (its default
- * parameters) prepares rows on that state, and each pass runs --reps times (default 200) per
- * form. Prints microseconds per pass (medians over the repetitions) and the largest difference
- * between the two forms' results relative to the largest |result|. Not a test. */
+ * The scene (without bodies) runs N steps (default 50) with its own method, then an sph_density
+ * block (its default parameters) prepares rows on that state, and each pass runs --reps times
+ * (default 200) per form. Prints microseconds per pass (medians over the repetitions), the
+ * largest difference of each form's results from sph_density's relative to the largest value,
+ * and whether the two dfsph forms give the same bits. Not a test. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
