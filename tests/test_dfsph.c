@@ -4,7 +4,8 @@
  * divergence to its tolerance and leaves an expanding one alone; the constant-density solve keeps
  * a collapsing 2D column's average density error below eta in every step; a still tank stays
  * still; a run is bit-identical on 1 and 2 threads; a floating box floats near Archimedes; bad
- * keys and a wrong fluid block exit 2. */
+ * keys and a wrong fluid block exit 2; the block's own residual and apply passes (its sums in
+ * another order, dfsph_passes.c) equal sph_density's to round-off. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "core/constraint.h"
 #include "core/kernel.h"
 #include "solvers/blocks/blocks.h"
+#include "solvers/blocks/dfsph_passes.h"
 #include "solvers/schemes/schemes.h"
 #include "support.h"
 
@@ -262,6 +264,99 @@ Test(dfsph, box_floats_near_archimedes, .timeout = 600) {
   const double err = json_number(s, "metrics.submerged_error");
   cr_assert_lt(err, 0.04, "submerged error %g", err);
   cJSON_Delete(s);
+}
+
+/* A 3D block of n^3 fluid particles on a jittered lattice with a swirling, compressing velocity
+ * field, its lists and an sph_density block's rows on it: the operator both dfsph passes must
+ * reproduce. */
+static void setup_cube(fixture *f, int n) {
+  vbc_error err = {0};
+  memset(f, 0, sizeof *f);
+  const double H = 2.0 * L;
+  unsigned seed = 7u;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      for (int c = 0; c < n; ++c) {
+        double jitter[6];
+        for (int k = 0; k < 6; ++k) {
+          seed = seed * 1103515245u + 12345u;
+          jitter[k] = (double)(seed >> 8) / (double)(1u << 24) - 0.5;
+        }
+        const vbc_vec x = vbc_vec_make((a + 0.1 * jitter[0]) * L, (b + 0.1 * jitter[1]) * L,
+                                       (c + 0.1 * jitter[2]) * L);
+        const vbc_vec v = vbc_vec_make(-x.y + 0.3 * jitter[3], x.x - x.z + 0.3 * jitter[4],
+                                       -2.0 * x.z + 0.3 * jitter[5]);
+        cr_assert_geq(vbc_particles_add(&f->p, x, v, VBC_FLUID, -1, &err), 0, "%s", err.message);
+      }
+  f->sys = (vbc_system){.dim = 3, .dt = DT, .spacing = L, .density = RHO0,
+                        .fluid_mass = RHO0 * L * L * L, .re = H,
+                        .sph = vbc_sph_kernel_make(VBC_SPH_CUBIC_SPLINE, H, 3),
+                        .particles = &f->p, .grid = &f->grid, .nbrs = &f->nbrs};
+  cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 3, H, &err), 0);
+  cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
+  cJSON *params = cJSON_CreateObject();
+  cr_assert_eq(vbc_block_init(&f->block, &vbc_block_sph_density, params, &f->sys, "fluid", &err),
+               0, "%s", err.message);
+  cJSON_Delete(params);
+  cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+}
+
+/* The dfsph block's own passes (dfsph_passes.c) against sph_density's on the same rows: the same
+ * operator summed in another order, so equal to round-off (1e-13 of the largest value), with the
+ * volume factored out or not; the AVX-512VL form, where the processor has it, the plain form's
+ * bits. */
+Test(dfsph, own_passes_match_sph_density) {
+  fixture f;
+  setup_cube(&f, 7);
+  vbc_sph_rows_view view;
+  vbc_sph_density_view(f.block.state, &view);
+  const vbc_rows *rows = &f.block.rows;
+  const size_t n = rows->n, np = f.p.n;
+  cr_assert_gt(n, 300);
+  cr_assert(vbc_dfsph_uniform_volume(&view, np));
+  double *ref = calloc(n, sizeof *ref), *res = calloc(n, sizeof *res), *d = calloc(n, sizeof *d);
+  vbc_vec *v0 = calloc(np, sizeof *v0), *vref = calloc(np, sizeof *vref);
+  cr_assert(ref && res && d && v0 && vref);
+  vbc_block_sph_density.residual(f.block.state, &f.sys, rows, ref);
+  double size = 0.0;
+  for (size_t k = 0; k < n; ++k) size = fmax(size, fabs(ref[k]));
+  cr_assert_gt(size, 0.0);
+  const int wide_here = vbc_dfsph_wide_available();
+  for (int uniform = 0; uniform <= 1; ++uniform)
+    for (int wide = 0; wide <= wide_here; ++wide) {
+      vbc_dfsph_residual_pass(&view, &f.sys, rows, uniform, wide, res);
+      for (size_t k = 0; k < n; ++k)
+        cr_assert_leq(fabs(res[k] - ref[k]), 1e-13 * size, "row %zu (uniform %d, wide %d): "
+                      "%.17g against %.17g", k, uniform, wide, res[k], ref[k]);
+    }
+  double *plain = calloc(n, sizeof *plain);
+  cr_assert(plain);
+  vbc_dfsph_residual_pass(&view, &f.sys, rows, 1, 0, plain);
+  if (wide_here) {
+    vbc_dfsph_residual_pass(&view, &f.sys, rows, 1, 1, res);
+    cr_assert_eq(memcmp(plain, res, n * sizeof *res), 0, "AVX-512VL residual: other bits");
+  }
+  for (size_t k = 0; k < n; ++k) d[k] = (k % 3 == 1 ? 0.0 : 1e-3 * (double)(k % 11)) / RHO0;
+  memcpy(v0, f.p.vel, np * sizeof *v0);
+  vbc_block_sph_density.apply(f.block.state, &f.sys, rows, d);
+  memcpy(vref, f.p.vel, np * sizeof *vref);
+  double vsize = 0.0;
+  for (size_t i = 0; i < np; ++i) vsize = fmax(vsize, vbc_vec_norm(vbc_vec_sub(vref[i], v0[i])));
+  cr_assert_gt(vsize, 0.0);
+  vbc_vec *vplain = calloc(np, sizeof *vplain);
+  cr_assert(vplain);
+  for (int wide = 0; wide <= wide_here; ++wide) {
+    memcpy(f.p.vel, v0, np * sizeof *v0);
+    vbc_dfsph_apply_pass(&view, &f.sys, wide, d);
+    for (size_t i = 0; i < np; ++i)
+      cr_assert_leq(vbc_vec_norm(vbc_vec_sub(f.p.vel[i], vref[i])), 1e-13 * vsize,
+                    "particle %zu (wide %d)", i, wide);
+    if (wide == 0) memcpy(vplain, f.p.vel, np * sizeof *vplain);
+    else cr_assert_eq(memcmp(vplain, f.p.vel, np * sizeof *vplain), 0,
+                      "AVX-512VL apply: other bits");
+  }
+  free(ref), free(res), free(d), free(v0), free(vref), free(plain), free(vplain);
+  teardown(&f);
 }
 
 Test(dfsph, bad_keys_exit_2) {

@@ -56,7 +56,7 @@ done
 [ -x "$vbc" ] || { echo "run.sh: no vbc binary at $vbc (build first, or --vbc PATH)" >&2; exit 2; }
 mkdir -p "$out"
 rows="$out/rows.csv"
-echo "scene,code,threads,run,particle_steps_per_second,iterations_per_step" > "$rows"
+echo "scene,code,threads,run,particle_steps_per_second,iterations_per_step,density_error,kinetic_05" > "$rows"
 
 # vbc: particle_steps_per_second and the primary stage's mean iterations from summary.json (for
 # DFSPH the density solve's, as SPlisHSPlasH prints them). A fourth argument "dfsph" runs vbc's
@@ -71,12 +71,23 @@ run_vbc() { # scene threads run [dfsph]
   e=""
   [ -n "$end" ] && e="--set time.end=$end"
   # shellcheck disable=SC2086
-  "$vbc" run "$root/experiments/scenes/$1.json" --threads "$2" --quiet --out "$d" $e $m $sets
-  "$py" - "$d/summary.json" "$1" "$2" "$3" "$code" >> "$rows" <<'PY'
-import json, sys
+  # output every 0.1 s (25 steps; the scene's 0.04 s has no row at 0.5 s) for the kinetic energy at 0.5 s
+  "$vbc" run "$root/experiments/scenes/$1.json" --threads "$2" --quiet --out "$d" $e $m \
+    --set time.output_interval=0.1 $sets
+  "$py" - "$d/summary.json" "$1" "$2" "$3" "$code" "$d/series.csv" >> "$rows" <<'PY'
+import csv, json, sys
 s = json.load(open(sys.argv[1]))
 its = s["solver"]["iterations_mean"]  # the primary stage's: the fluid (density) solve
-print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{s['particle_steps_per_second']:.0f},{its:.3f}")
+# the density solve's error at its stop, averaged over the steps (its error_measure: for
+# vbc_dfsph SPlisHSPlasH's DFSPH definition, for vbc the scene's positive_pressure)
+err = s["solver"].get("final_mean_error_mean", "")
+# the fluid's kinetic energy per unit mass at 0.5 s, (1/N) sum |v|^2 / 2, in J/kg
+ke = ""
+if sys.argv[2] == "bench_splishsplash_dambreak_3d":
+    for row in csv.DictReader(open(sys.argv[6])):
+        if abs(float(row["time"]) - 0.5) < 1e-9:
+            ke = f"{float(row['kinetic_energy']) / (s['particles']['fluid'] * 1000 * 0.05**3):.5f}"
+print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{s['particle_steps_per_second']:.0f},{its:.3f},{err},{ke}")
 PY
 }
 
@@ -98,7 +109,7 @@ info = json.load(open(f"{d}/dam_break_2d.info"))
 steps = max(int(m) for m in re.findall(r"Iteration=(\d+)", open(f"{d}/dam_break_2d.log").read()))
 text = open(d + ".stdout").read()
 its = len(re.findall(r"^(?:Not converged|Converged):", text, re.M))
-print(f"{sys.argv[2]},pysph,{sys.argv[3]},{sys.argv[4]},{2278 * steps / info['cpu_time']:.0f},{(its + steps) / steps:.3f}")
+print(f"{sys.argv[2]},pysph,{sys.argv[3]},{sys.argv[4]},{2278 * steps / info['cpu_time']:.0f},{(its + steps) / steps:.3f},,")
 PY
 }
 
@@ -129,7 +140,10 @@ scene = {
   "Configuration": dict({"particleRadius": 0.025, "density0": 1000, "simulationMethod": method,
                     "gravitation": [0, -9.81, 0], "timeStepSize": 0.004, "cflMethod": 0,
                     "boundaryHandlingMethod": 2, "stopAt": float(sys.argv[3]),
-                    "enableVTKExport": False, "enablePartioExport": False, name: solver},
+                    # velocities at 0, 0.5 and 1 s (frames 1, 2, 3) for the kinetic energy at
+                    # 0.5 s; the export is outside the steps' timing that gives the rate
+                    "enableVTKExport": True, "dataExportFPS": 2, "particleAttributes": "velocity",
+                    "enablePartioExport": False, name: solver},
                     **solver),
   "Materials": [{"id": "Fluid", "density0": 1000, "viscosity": 0.01, "viscosityMethod": 1,
                  "Standard viscosity": {"viscosity": 0.01}}],
@@ -142,8 +156,8 @@ json.dump(scene, open(sys.argv[1], "w"), indent=1)
 PY
   OMP_NUM_THREADS=$2 "$sph" --no-gui --no-initial-pause --stopAt "${end:-1.0}" \
     --output-dir "$d" "$d/scene.json" > "$d.stdout" 2>&1
-  "$py" - "$d.stdout" "$1" "$2" "$3" "$code" >> "$rows" <<'PY'
-import re, sys
+  "$py" - "$d.stdout" "$1" "$2" "$3" "$code" "$d/vtk/ParticleData_Fluid_2.vtk" >> "$rows" <<'PY'
+import os, re, struct, sys
 # the simulator's own timing of its steps (its time loop, as vbc's rate), not the process: the
 # set-up builds the tank's volume map, 13 s on the test machine, every run (its cache is per run)
 log = open(sys.argv[1], errors="replace").read()
@@ -152,8 +166,18 @@ total = float(re.findall(r"Total number: Time step size: ([0-9.eE+-]+)", log)[-1
 steps = round(total / 0.004)
 # the density solve's mean iterations where the method prints them (DFSPH does; this IISPH not)
 its = re.findall(r"Average number: \w+ - iterations: ([0-9.eE+-]+)", log)
+# the kinetic energy per unit mass at its frame 2 (the first step ending at t >= 0.5 s), from the
+# legacy VTK file: "velocity 3 N float" and N big-endian float triples; it prints no density error
+ke = ""
+if os.path.exists(sys.argv[6]):
+    data = open(sys.argv[6], "rb").read()
+    m = re.search(rb"\nvelocity 3 (\d+) (float|double)\n", data)
+    if m:
+        n, fmt = int(m.group(1)), ">f" if m.group(2) == b"float" else ">d"
+        v = struct.unpack_from(fmt[0] + fmt[1] * (3 * n), data, m.end())
+        ke = f"{sum(x * x for x in v) / (2 * n):.5f}"
 print(f"{sys.argv[2]},{sys.argv[5]},{sys.argv[3]},{sys.argv[4]},{6859 * steps / (step_ms / 1e3):.0f},"
-      f"{its[-1] if its else ''}")
+      f"{its[-1] if its else ''},,{ke}")
 PY
 }
 
@@ -185,10 +209,11 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 def med(scene, code, t, key):
     v = [float(r[key]) for r in rows if r["scene"] == scene and r["code"] == code
-         and r["threads"] == t and r[key] != ""]
+         and r["threads"] == t and r.get(key)]
     return statistics.median(v) if v else None
 print("| scene | threads | vbc particle-steps/s | vbc iterations/step | peer | peer particle-steps/s | peer iterations/step | vbc / peer |")
 print("|---|---|---|---|---|---|---|---|")
+accuracy = []
 own = ("vbc", "vbc_dfsph")
 for scene in sorted({r["scene"] for r in rows}):
   for t in sorted({r["threads"] for r in rows}):
@@ -201,4 +226,15 @@ for scene in sorted({r["scene"] for r in rows}):
             f = lambda x, d: "-" if x is None else f"{x:.{d}f}"
             ratio = f"{v / pv:.2f}" if pv else "-"
             print(f"| {scene} | {t} | {code}: {v:.0f} | {f(vi, 2)} | {p} | {f(pv, 0)} | {f(pi, 2)} | {ratio} |")
+# accuracy of every code: the density solve's mean error at its stop (vbc; SPlisHSPlasH does not
+# print it: its solve stops at or below its maxError) and the kinetic energy per unit mass at 0.5 s
+print()
+print("| scene | threads | code | mean density error at the stop | (1/N) sum v^2/2 at 0.5 s, J/kg |")
+print("|---|---|---|---|---|")
+for scene in sorted({r["scene"] for r in rows}):
+  for t in sorted({r["threads"] for r in rows}):
+    for code in sorted({r["code"] for r in rows if r["scene"] == scene}):
+        e, k = med(scene, code, t, "density_error"), med(scene, code, t, "kinetic_05")
+        if e is None and k is None: continue
+        print(f"| {scene} | {t} | {code} | {'-' if e is None else f'{e:.3g}'} | {'-' if k is None else f'{k:.4f}'} |")
 PY

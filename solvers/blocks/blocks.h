@@ -18,10 +18,21 @@ extern const vbc_block_type vbc_block_dfsph; /* Bender & Koschier 2015/2017 (dfs
 
 /* What sph_density's last prepare built, for a block that poses other targets on the same rows
  * with the same kernels, neighbour data and boundary volumes (dfsph.c): the particle of each row
- * and, per particle with a row, its density rho_i. Valid until the next prepare. */
+ * and, per particle with a row, its density rho_i; for passes of its own over the same operator,
+ * the volumes V_j (per particle), the calibrated gradients grad_i W_ij and the neighbour's row
+ * (per pair, aligned with sys->nbrs->index), g_i = sum_j V_j grad W_ij (per row) and the rows the
+ * block moves (1/m_i > 0). Valid until the next prepare. */
 typedef struct vbc_sph_rows_view {
   const uint32_t *particle_of;
   const double *density;
+  const double *volume;
+  const vbc_vec *grad;
+  const int32_t *pair_row;
+  const vbc_vec *g;
+  const uint32_t *moving;
+  size_t nmoving;
+  double cell;       /* the volume of a fluid particle, l^d / S */
+  double grad_scale; /* 1/M: grad W_ij = ((x_i - x_j) W'(r)/r) grad_scale */
 } vbc_sph_rows_view;
 void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view);
 

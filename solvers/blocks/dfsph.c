@@ -8,7 +8,8 @@
  * (and per boundary particle facing the fluid, with wall_pressure), with its kernels, calibrated
  * gradients, Akinci boundary volumes and J_i v = -rho0 sum_j V_j (v_i - v_j) . grad W_ij, which is
  * -D rho_i / Dt of BK17 eq. 9 with m_j = rho0 V_j. This block owns an sph_density instance and
- * changes only what the rows ask for:
+ * changes only what the rows ask for (and, without bodies, sums the residual and apply passes in
+ * an order of its own: dfsph_passes.c):
  *   constant density (BK17 §3.3):  J_i v >= (rho_i - rho0) / h, i.e. rho*_i = rho_i + h D rho_i/Dt
  *                                  <= rho0, sph_density's own target;
  *   divergence-free (BK17 eq. 9):  J_i v >= 0, i.e. D rho_i / Dt <= 0.
@@ -42,11 +43,14 @@
 #include "core/reduce.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/blocks/dfsph.h"
+#include "solvers/blocks/dfsph_passes.h"
 
 typedef struct dfsph_state {
   void *sph; /* the sph_density instance whose rows these are */
   vbc_dfsph_rows rows;
   int same_positions;  /* next prepare reuses the last one's geometry */
+  int uniform_volume;  /* every particle has the lattice volume (dfsph_passes.c) */
+  int wide;            /* the passes' AVX-512VL form (dfsph_passes.c) */
   int warm_start, error_measure, min_neighbours;
   double warm_start_factor;
   size_t cap_rows, cap_particles;
@@ -126,6 +130,7 @@ static void *dfsph_alloc(const cJSON *params, const vbc_system *sys, double *sup
   s->warm_start_factor = vbc_param_number(params, dfsph_params, "warm_start_factor");
   s->error_measure = vbc_param_choice(params, dfsph_params, "error_measure");
   s->min_neighbours = (int)vbc_param_number(params, dfsph_params, "divergence_min_neighbours");
+  s->wide = vbc_dfsph_wide_available();
   if (s->min_neighbours < 0) s->min_neighbours = sys->dim == 3 ? 20 : 7;
   cJSON *inner = sph_params_of(params);
   if (inner == NULL) {
@@ -183,6 +188,9 @@ static void set_targets(const dfsph_state *s, const vbc_system *sys, vbc_rows *r
   }
 }
 
+static void dfsph_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
+                           double *r);
+
 /* The warm start: the stored value where the row starts violated (r_k = b_k - J_k u* > 0). The
  * stored value is lambda h (density) or lambda (divergence), SPlisHSPlasH's kappa h^2 and
  * kappa h. */
@@ -192,7 +200,7 @@ static void warm_start(const dfsph_state *s, const vbc_system *sys, vbc_rows *ro
   const int divergence = s->rows == VBC_DFSPH_DIVERGENCE;
   const double *stored = s->stored[divergence];
   const double scale = s->warm_start_factor * (divergence ? 1.0 : 1.0 / sys->dt);
-  vbc_block_sph_density.residual(s->sph, sys, rows, rows->scratch);
+  dfsph_residual(s, sys, rows, rows->scratch);
 #pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t r = 0; r < rows->n; ++r)
     rows->impulse[r] = rows->scratch[r] > 0.0 && rows->diag[r] > 0.0
@@ -209,6 +217,9 @@ static int dfsph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error
     if (ensure_capacity(s, rows->n, sys->particles->n, err) != VBC_OK) return err->code;
     memcpy(s->diag, rows->diag, rows->n * sizeof *s->diag);
     memcpy(s->density_target, rows->target, rows->n * sizeof *s->density_target);
+    vbc_sph_rows_view view;
+    vbc_sph_density_view(s->sph, &view);
+    s->uniform_volume = vbc_dfsph_uniform_volume(&view, sys->particles->n);
   }
   set_targets(s, sys, rows);
   if (s->warm_start) {
@@ -219,13 +230,29 @@ static int dfsph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error
   return VBC_OK;
 }
 
+/* sph_density's passes, summed in two halves per row where no body moves particles
+ * (dfsph_passes.c). */
 static void dfsph_residual(const void *state, const vbc_system *sys, const vbc_rows *rows,
                            double *r) {
-  vbc_block_sph_density.residual(((const dfsph_state *)state)->sph, sys, rows, r);
+  const dfsph_state *s = state;
+  if (sys->nbodies) {
+    vbc_block_sph_density.residual(s->sph, sys, rows, r);
+    return;
+  }
+  vbc_sph_rows_view view;
+  vbc_sph_density_view(s->sph, &view);
+  vbc_dfsph_residual_pass(&view, sys, rows, s->uniform_volume, s->wide, r);
 }
 
 static void dfsph_apply(void *state, vbc_system *sys, const vbc_rows *rows, const double *d) {
-  vbc_block_sph_density.apply(((dfsph_state *)state)->sph, sys, rows, d);
+  const dfsph_state *s = state;
+  if (sys->nbodies) {
+    vbc_block_sph_density.apply(s->sph, sys, rows, d);
+    return;
+  }
+  vbc_sph_rows_view view;
+  vbc_sph_density_view(s->sph, &view);
+  vbc_dfsph_apply_pass(&view, sys, s->wide, d);
 }
 
 static void dfsph_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,

@@ -467,6 +467,14 @@ void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
   const sph_state *s = state;
   view->particle_of = s->particle_of;
   view->density = s->density;
+  view->volume = s->volume;
+  view->grad = s->grad;
+  view->pair_row = s->pair_row;
+  view->g = s->g;
+  view->moving = s->moving;
+  view->nmoving = s->nmoving;
+  view->cell = s->cell;
+  view->grad_scale = s->grad_scale;
 }
 
 static unsigned sph_traits(const void *state) {
