@@ -55,6 +55,7 @@ typedef struct dfsph_state {
   double warm_start_factor;
   size_t cap_rows, cap_particles;
   double *diag, *density_target; /* per row, as sph_density's prepare set them */
+  double *step_impulse;          /* per density row: both solves' impulses of the step */
   double *stored[2];             /* per particle and solve: the warm start of the next step */
 } dfsph_state;
 
@@ -115,6 +116,7 @@ static void dfsph_free(void *state) {
   if (s->sph) vbc_block_sph_density.free(s->sph);
   free(s->diag);
   free(s->density_target);
+  free(s->step_impulse);
   free(s->stored[0]);
   free(s->stored[1]);
   free(s);
@@ -154,8 +156,9 @@ void vbc_dfsph_set_rows(vbc_block *b, vbc_dfsph_rows rows, int same_positions) {
 }
 
 static int ensure_capacity(dfsph_state *s, size_t nrows, size_t np, vbc_error *err) {
-  if (vbc_grow(&s->cap_rows, nrows, (void *[]){&s->diag, &s->density_target},
-               (size_t[]){sizeof *s->diag, sizeof *s->density_target}, 2, err) != VBC_OK)
+  if (vbc_grow(&s->cap_rows, nrows, (void *[]){&s->diag, &s->density_target, &s->step_impulse},
+               (size_t[]){sizeof *s->diag, sizeof *s->density_target, sizeof *s->step_impulse},
+               3, err) != VBC_OK)
     return err->code;
   const size_t old = s->cap_particles;
   if (vbc_grow(&s->cap_particles, np, (void *[]){&s->stored[0], &s->stored[1]},
@@ -266,8 +269,12 @@ static int dfsph_jacobian(const void *state, const vbc_system *sys, vbc_sparse *
 }
 
 /* Keeps every row's impulse for the next step's warm start (lambda h for the density solve,
- * lambda for the divergence solve; 0 for particles without a row); the density solve also writes
- * the pressure p_i = lambda_i rho_i^2 / (h m_i) and its smoothed value, as sph_density. */
+ * lambda for the divergence solve; 0 for particles without a row). The density solve, the last
+ * of the step, also writes the pressure p_i = lambda_i rho_i^2 / (h m_i) and its smoothed value,
+ * as sph_density, from the impulse both solves gave particle i this step: the divergence-free
+ * solve's pressure is a pressure like the other (BK17 §3.2) and at rest it is the one that
+ * carries the water's weight, the density solve only correcting what drift is left. Both act at
+ * the same positions, so their pressures add. */
 static void dfsph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   dfsph_state *s = state;
   vbc_sph_rows_view view;
@@ -277,7 +284,13 @@ static void dfsph_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   const double scale = divergence ? 1.0 : sys->dt;
   memset(stored, 0, sys->particles->n * sizeof *stored);
   for (size_t r = 0; r < rows->n; ++r) stored[view.particle_of[r]] = scale * rows->impulse[r];
-  if (!divergence) vbc_block_sph_density.finish(s->sph, sys, rows);
+  if (divergence) return;
+  const double *div = s->stored[1];
+  for (size_t r = 0; r < rows->n; ++r)
+    s->step_impulse[r] = rows->impulse[r] + div[view.particle_of[r]];
+  vbc_rows step = *rows;
+  step.impulse = s->step_impulse;
+  vbc_block_sph_density.finish(s->sph, sys, &step);
 }
 
 static void dfsph_boundary_impulses(const void *state, const vbc_system *sys,
