@@ -4,9 +4,10 @@
 #               draw its figures into results/demo, then animate a short dam break and a body
 #               scene (scripts/animations.sh: results/demo/animations/*/animation.mp4)
 #   make figs   the same sweeps into paper_figs/out (paper_figs/README.md is the index)
-#   make atlas  every method preset on every validation case at three spacings
+#   make atlas  every method preset on every validation case at every spacing of the case
 #               (experiments/atlas/atlas.json, docs/atlas.md) into paper_figs/out/atlas;
-#               make demo draws its coarsest spacing into results/demo/atlas
+#               make demo draws the coarsest spacing of its quicker cases
+#               (experiments/atlas/demo.json) into results/demo/atlas
 #   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
@@ -37,7 +38,7 @@ test: build build-asan
 
 demo: build
 	VBC_FIGS_QUICK=1 scripts/figs.sh $(BUILD)/vbc results/demo
-	$(BUILD)/vbc atlas experiments/atlas/atlas.json --levels 1 -j $(JOBS) --out results/demo/atlas
+	$(BUILD)/vbc atlas experiments/atlas/demo.json --levels 1 -j $(JOBS) --out results/demo/atlas
 	scripts/animations.sh $(BUILD)/vbc results/demo/animations
 
 figs: build
