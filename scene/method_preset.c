@@ -107,7 +107,7 @@ static int read_requires(vbc_method_preset *p, vbc_error *err) {
   const cJSON *dims = cJSON_GetObjectItemCaseSensitive(req, "dims");
   int ok = cJSON_IsObject(req) && (bodies == NULL || cJSON_IsBool(bodies)) &&
            (dims == NULL || cJSON_IsArray(dims));
-  p->needs_bodies = cJSON_IsTrue(bodies);
+  p->needs_bodies = cJSON_IsTrue(bodies) ? 1 : cJSON_IsFalse(bodies) ? -1 : 0;
   if (ok && dims) {
     p->dims = 0;
     const cJSON *d;
@@ -166,10 +166,17 @@ char *vbc_method_preset_assignment(const vbc_method_preset *p, vbc_error *err) {
 }
 
 int vbc_method_preset_check(const vbc_method_preset *p, const vbc_scene *s, vbc_error *err) {
-  if (p->needs_bodies && s->nbodies == 0)
+  if (p->needs_bodies > 0 && s->nbodies == 0)
     return vbc_error_set(err, VBC_EXIT_INPUT,
                          "%s: method preset %s couples fluid to rigid bodies and the scene has "
                          "none (bodies: expected at least one body)", s->file, p->name);
+  for (size_t b = 0; p->needs_bodies < 0 && b < s->nbodies; ++b)
+    if (s->bodies[b].motion == VBC_MOTION_FREE || s->bodies[b].motion == VBC_MOTION_PINNED)
+      return vbc_error_set(err, VBC_EXIT_INPUT,
+                           "%s: method preset %s does not couple fluid to moving bodies and "
+                           "bodies.%zu moves (requires.bodies false: fixed and scripted bodies "
+                           "only; a preset with rigid coupling, such as mps_lcp, pms or iisph, "
+                           "runs it)", s->file, p->name, b);
   if (!(p->dims & (1u << s->dim)))
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: method preset %s does not run in %dD "
                          "(its requires.dims)", s->file, p->name, s->dim);
@@ -195,7 +202,7 @@ cJSON *vbc_method_presets_json(vbc_error *err) {
       cJSON_AddStringToObject(o, "description", p.description);
       cJSON_AddStringToObject(o, "citation", p.citation);
       cJSON *req = cJSON_AddObjectToObject(o, "requires");
-      cJSON_AddBoolToObject(req, "bodies", p.needs_bodies);
+      if (p.needs_bodies) cJSON_AddBoolToObject(req, "bodies", p.needs_bodies > 0);
       cJSON *dims = cJSON_AddArrayToObject(req, "dims");
       for (int dim = 2; dim <= 3; ++dim)
         if (p.dims & (1u << dim)) cJSON_AddItemToArray(dims, cJSON_CreateNumber(dim));
@@ -221,8 +228,10 @@ static void requirements(const cJSON *p, char *out, size_t cap) {
   const cJSON *req = cJSON_GetObjectItemCaseSensitive(p, "requires");
   const cJSON *dims = cJSON_GetObjectItemCaseSensitive(req, "dims");
   const int n = cJSON_GetArraySize(dims);
-  snprintf(out, cap, "%s%s", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(req, "bodies"))
-                                 ? "a scene with bodies, " : "",
+  const cJSON *bodies = cJSON_GetObjectItemCaseSensitive(req, "bodies");
+  snprintf(out, cap, "%s%s", cJSON_IsTrue(bodies)    ? "a scene with bodies, "
+                             : cJSON_IsFalse(bodies) ? "no moving bodies, "
+                                                     : "",
            n == 2 ? "2D and 3D" : n == 1 && cJSON_GetArrayItem(dims, 0)->valuedouble == 2.0
                                       ? "2D only" : "3D only");
 }

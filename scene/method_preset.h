@@ -21,7 +21,8 @@ typedef struct vbc_method_preset {
   cJSON *root;         /* the file */
   const cJSON *method; /* its `method` object */
   const char *description, *citation;
-  int needs_bodies;
+  int needs_bodies; /* requires.bodies: 1 true (at least one body), -1 false (no free or pinned
+                       body: the method does not couple fluid to bodies), 0 absent (either) */
   unsigned dims; /* bit d set: runs in d dimensions */
 } vbc_method_preset;
 
