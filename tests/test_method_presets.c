@@ -112,3 +112,18 @@ Test(method_presets, a_sweep_axis_of_presets_runs_each_and_refuses_up_front) {
   snprintf(path, sizeof path, "%s/table.csv", out);
   cr_assert(!file_exists(path), "a refused sweep wrote %s", path);
 }
+
+/* requires.bodies false: mps_poisson couples no moving body, so a scene with a free one is
+ * refused before anything runs, naming the body and presets that run it; without one it runs. */
+Test(method_presets, a_preset_without_body_coupling_refuses_free_bodies) {
+  const char *bad[] = {"validate", SCENES "buoyancy.json", "--method", "mps_poisson", NULL};
+  char *err = NULL;
+  cr_expect_eq(run_vbc(bad, &err), 2);
+  cr_expect(err && strstr(err, "does not couple fluid to moving bodies and bodies.0 moves") &&
+                strstr(err, "mps_lcp"),
+            "%s", err ? err : "");
+  free(err);
+  const char *good[] = {"validate", SCENES "dam_break.json", "--method", "mps_poisson", NULL};
+  cr_expect_eq(run_vbc(good, &err), 0, "%s", err ? err : "");
+  free(err);
+}
