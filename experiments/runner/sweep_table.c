@@ -1,8 +1,8 @@
 /* sweep_table.c — DIR/table.csv: one row per case with its varied values, state, the spec's
  * metrics, the run's iterations, wall seconds and particle-steps per second and the codes of the
- * run-time monitors that fired (sim/monitors.h: `warnings`, joined by ';', empty when none), read back from
- * each case's summary.json (so the table can be rebuilt from stored results at any time); and
- * DIR/table.json, the same rows as an array of objects with the same keys in the same order
+ * run-time monitors that fired (sim/monitors.h: `warnings`, joined by ';', empty when none),
+ * read back from each case's summary.json (so the table can be rebuilt from stored results at
+ * any time); and DIR/table.json, the same rows as an array of objects with the same keys in the same order
  * (numbers as numbers), for tools that prefer JSON. A missing value (no such figure, a figure
  * summary.json holds as null, a case that did not finish) is one thing everywhere: an empty
  * field in the CSV, null in the JSON. A run column the spec also lists as a metric appears once,
