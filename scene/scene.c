@@ -317,10 +317,12 @@ static int load(vbc_scene *s, const char *path, const char *const *sets, int nse
   s->resolved = root;
   for (int i = 0; i < nsets; ++i)
     if (vbc_json_set_path(root, path, sets[i], err) != VBC_OK) return err->code;
+  vbc_scene_unset_nulls(root, sets, nsets);
   vbc_jctx c = {s->file, err};
   if (load_top(&c, s, root) || load_time(&c, s, root) || load_fluid(&c, s, root) ||
       load_geometry(&c, s, root) || vbc_scene_load_bodies(&c, s, root) || load_domain(&c, s, root) ||
-      vbc_scene_load_method(&c, s, root) || load_output(&c, s, root) || load_benchmark(&c, s, root))
+      vbc_scene_load_method(&c, s, root) || vbc_scene_check_sets(&c, s, sets, nsets) ||
+      load_output(&c, s, root) || load_benchmark(&c, s, root))
     return err->code;
   if (s->dt > s->t_end)
     return vbc_error_set(err, VBC_EXIT_INPUT,

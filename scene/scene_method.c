@@ -231,3 +231,108 @@ int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
   s->method = m;
   return VBC_OK;
 }
+
+/* The registered modules that declare `key`: blocks of `kind` and solvers (group keys), or
+ * couplers (kind VBC_BLOCK_NONE, solvers 0: method's own keys), as "block mps, solver jacobi". */
+static void readers_of(const vbc_registry *reg, vbc_block_kind kind, int solvers, const char *key,
+                       char *buf, size_t size) {
+  size_t at = 0;
+  buf[0] = '\0';
+#define ADD(what, name)                                                                          \
+  if (at < size) at += (size_t)snprintf(buf + at, size - at, "%s%s %s", at ? ", " : "", what, name)
+  for (size_t i = 0; i < reg->nblocks; ++i)
+    if (kind != VBC_BLOCK_NONE && reg->block[i]->kind == kind &&
+        vbc_param_find(reg->block[i]->params, key))
+      ADD("block", reg->block[i]->name);
+  for (size_t i = 0; solvers && i < reg->nsolvers; ++i)
+    if (vbc_param_find(reg->solver[i]->params, key)) ADD("solver", reg->solver[i]->name);
+  for (size_t i = 0; kind == VBC_BLOCK_NONE && !solvers && i < reg->ncouplers; ++i)
+    if (vbc_param_find(reg->coupler[i]->params, key) || vbc_coupler_group(reg->coupler[i], key))
+      ADD("coupler", reg->coupler[i]->name);
+#undef ADD
+  if (buf[0] == '\0') snprintf(buf, size, "none");
+}
+
+/* What the selected modules of group g are, as "constraint staggered, solver pgs". */
+static void selected_of(const vbc_method_group *g, char *buf, size_t size) {
+  snprintf(buf, size, "%s%s%s%s%s", g->constraint ? "constraint " : "",
+           g->constraint ? g->constraint->name : "", g->constraint && g->solver ? ", " : "",
+           g->solver ? "solver " : "", g->solver ? g->solver->name : "");
+}
+
+/* One assignment PATH=VALUE of --set (or a sweep's set): when PATH is method.KEY or
+ * method.GROUP.KEY and no module the scene selects reads it, the loader dropped it
+ * (drop_unselected, vbc_scene_load_method), and a value the user chose would silently do
+ * nothing: bad input naming the modules that would read it. Whole objects (method, method.fluid)
+ * and the module choices themselves are not such keys. */
+static int check_set(vbc_jctx *c, const vbc_scene *s, const char *set) {
+  char path[160];
+  const char *eq = strchr(set, '=');
+  const size_t len = eq ? (size_t)(eq - set) : strlen(set);
+  if (len >= sizeof path || strncmp(set, "method.", 7) != 0 || (eq && strcmp(eq + 1, "null") == 0))
+    return VBC_OK; /* KEY=null: removed (vbc_scene_unset_nulls) */
+  memcpy(path, set, len);
+  path[len] = '\0';
+  char *first = path + 7, *second = strchr(first, '.');
+  if (second) *second++ = '\0';
+  if (second && strchr(second, '.')) return VBC_OK; /* deeper: a module's object parameter */
+  const cJSON *method = cJSON_GetObjectItemCaseSensitive(s->resolved, "method");
+  const vbc_group_spec *gs = vbc_coupler_group(s->coupler, first);
+  char readers[512], chosen[160];
+  if (second == NULL) {
+    if (gs || strcmp(first, "coupler") == 0 || cJSON_GetObjectItemCaseSensitive(method, first))
+      return VBC_OK;
+    readers_of(s->registry, VBC_BLOCK_NONE, 0, first, readers, sizeof readers);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.%s: coupler \"%s\" does not read this key, so the value set "
+                         "would do nothing; it is read under: %s", c->file, first,
+                         s->coupler->name, readers);
+  }
+  if (gs == NULL) {
+    readers_of(s->registry, VBC_BLOCK_NONE, 0, first, readers, sizeof readers);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.%s.%s: coupler \"%s\" has no group %s, so the value set would "
+                         "do nothing; couplers with it: %s", c->file, first, second,
+                         s->coupler->name, first, readers);
+  }
+  const cJSON *obj = cJSON_GetObjectItemCaseSensitive(method, first);
+  if (strcmp(second, "constraint") == 0 || strcmp(second, "solver") == 0 ||
+      cJSON_GetObjectItemCaseSensitive(obj, second))
+    return VBC_OK;
+  const vbc_method_group *g = NULL;
+  for (size_t k = 0; k < s->ngroups && g == NULL; ++k)
+    if (strcmp(s->groups[k].key, first) == 0) g = &s->groups[k];
+  readers_of(s->registry, gs->constraint_kind, gs->solver_default != NULL, second, readers,
+             sizeof readers);
+  selected_of(g, chosen, sizeof chosen);
+  return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                       "%s: method.%s.%s: no module selected for method.%s reads this key (%s), "
+                       "so the value set would do nothing; it is read by: %s", c->file, first,
+                       second, first, chosen, readers);
+}
+
+int vbc_scene_check_sets(vbc_jctx *c, const vbc_scene *s, const char *const *sets, int nsets) {
+  for (int i = 0; i < nsets; ++i)
+    if (check_set(c, s, sets[i]) != VBC_OK) return c->err->code;
+  return VBC_OK;
+}
+
+void vbc_scene_unset_nulls(cJSON *root, const char *const *sets, int nsets) {
+  for (int i = 0; i < nsets; ++i) {
+    const char *eq = strchr(sets[i], '=');
+    char path[160];
+    if (eq == NULL || strcmp(eq + 1, "null") != 0 || strncmp(sets[i], "method.", 7) != 0 ||
+        (size_t)(eq - sets[i]) >= sizeof path)
+      continue;
+    memcpy(path, sets[i], (size_t)(eq - sets[i]));
+    path[eq - sets[i]] = '\0';
+    cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "method");
+    char *key = path + 7, *dot;
+    while (obj && (dot = strchr(key, '.')) != NULL) {
+      *dot = '\0';
+      obj = cJSON_GetObjectItemCaseSensitive(obj, key);
+      key = dot + 1;
+    }
+    if (cJSON_IsObject(obj)) cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  }
+}
