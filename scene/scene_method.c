@@ -159,8 +159,63 @@ static int group_solver_defaults(vbc_jctx *c, const vbc_group_spec *g,
   return VBC_OK;
 }
 
+/* The keys of a solve's stopping test (core/constraint.h, vbc_solve_control) whose meaning a
+ * scene states with its solver: the test and its tolerances. max_iterations is each scheme's own
+ * budget and stays the chosen solver's. */
+static const char *const stopping_keys[] = {"tolerance", "error_tolerance", "min_iterations",
+                                            NULL};
+
+/* The value the scene's stated solve gives a stopping key: the group's solver_defaults when the
+ * stated solver is its coupler's default one and they hold the key, else the solver's default. */
+static cJSON *stated_value(const vbc_group_spec *sg, const vbc_solver_type *stated,
+                           const char *key) {
+  if (sg->solver_defaults && strcmp(stated->name, sg->solver_default) == 0) {
+    cJSON *d = cJSON_Parse(sg->solver_defaults);
+    cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(d, key);
+    cJSON_Delete(d);
+    if (v) return v;
+  }
+  const vbc_param_spec *p = vbc_param_find(stated->params, key);
+  return p ? cJSON_CreateNumber(p->def) : NULL;
+}
+
+/* Changing a group's solver (by --set or a sweep) keeps the stopping test the scene states: the
+ * stopping keys neither the scene nor an assignment wrote take the values the scene's own solver
+ * (`stated`: the method before the assignments, or as a whole-method assignment such as a preset
+ * left it) would have had, not the new solver's defaults. Switching PGS (relative residual
+ * 1e-3) to jacobi then keeps the residual test instead of bringing IISPH's mean density error
+ * 1e-3 with at least 2 iterations to MPS rows. Only between iterative solvers: one whose whole
+ * solve is one iteration (a pivoting method: max_iterations default 1) neither passes its
+ * acceptance bound on nor takes an iterative test. */
+static int keep_stated_stopping(vbc_jctx *c, const vbc_scene *s, const cJSON *stated,
+                                const vbc_group_spec *g, const vbc_method_group *m, cJSON *obj) {
+  if (stated == NULL || m->solver == NULL) return VBC_OK;
+  const cJSON *cn = cJSON_GetObjectItemCaseSensitive(stated, "coupler");
+  const vbc_coupler_type *sc =
+      vbc_registry_coupler(s->registry, cJSON_IsString(cn) ? cn->valuestring : "strong");
+  const vbc_group_spec *sg = sc ? vbc_coupler_group(sc, g->key) : NULL;
+  if (sg == NULL || sg->solver_default == NULL) return VBC_OK;
+  const cJSON *sobj = cJSON_GetObjectItemCaseSensitive(stated, g->key);
+  const cJSON *sn = cJSON_GetObjectItemCaseSensitive(sobj, "solver");
+  const vbc_solver_type *st =
+      vbc_registry_solver(s->registry, cJSON_IsString(sn) ? sn->valuestring : sg->solver_default);
+  if (st == NULL || st == m->solver) return VBC_OK;
+  const vbc_param_spec *budget = vbc_param_find(st->params, "max_iterations");
+  const vbc_param_spec *own = vbc_param_find(m->solver->params, "max_iterations");
+  if (budget == NULL || budget->def <= 1.0 || own == NULL || own->def <= 1.0) return VBC_OK;
+  for (const char *const *k = stopping_keys; *k; ++k) {
+    if (cJSON_GetObjectItemCaseSensitive(obj, *k) || !vbc_param_find(m->solver->params, *k))
+      continue;
+    cJSON *v = stated_value(sg, st, *k);
+    if (v && !cJSON_AddItemToObject(obj, *k, v)) cJSON_Delete(v), v = NULL;
+    if (v == NULL && vbc_param_find(st->params, *k))
+      return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "out of memory");
+  }
+  return VBC_OK;
+}
+
 static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec *g,
-                      vbc_method_group *out) {
+                      vbc_method_group *out, const cJSON *stated) {
   char path[64];
   snprintf(path, sizeof path, "method.%s", g->key);
   cJSON *obj = vbc_json_object(c, m, "method", g->key, 0);
@@ -170,6 +225,7 @@ static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec 
   size_t ntables;
   if (choose_modules(c, s, g, obj, path, out) != VBC_OK ||
       group_tables(c, s->coupler, g, out, path, tables, &ntables) != VBC_OK ||
+      keep_stated_stopping(c, s, stated, g, out, obj) != VBC_OK ||
       group_solver_defaults(c, g, out, obj) != VBC_OK)
     return c->err->code;
   const char *fixed[3];
@@ -193,7 +249,7 @@ static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec 
 /* `method` holds the coupler's name and own parameters and one object per group it declares;
  * the groups and parameters of other couplers are dropped (a scene runs under every coupler with
  * --set method.coupler=...). */
-int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root, const cJSON *stated) {
   cJSON *m = vbc_json_object(c, root, "", "method", 0);
   if (m == NULL) return c->err->code;
   const char *name;
@@ -226,7 +282,7 @@ int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
       vbc_json_bool(c, m, "method", "uncoupled_bodies", 0, &uncoupled))
     return c->err->code;
   for (size_t g = 0; g < t->ngroups; ++g)
-    if (load_group(c, s, m, &t->groups[g], &s->groups[g]) != VBC_OK) return c->err->code;
+    if (load_group(c, s, m, &t->groups[g], &s->groups[g], stated) != VBC_OK) return c->err->code;
   s->ngroups = t->ngroups;
   s->method = m;
   return VBC_OK;
