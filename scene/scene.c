@@ -315,13 +315,25 @@ static int load(vbc_scene *s, const char *path, const char *const *sets, int nse
   cJSON *root = vbc_json_load_file(path, err);
   if (root == NULL) return err->code;
   s->resolved = root;
-  for (int i = 0; i < nsets; ++i)
-    if (vbc_json_set_path(root, path, sets[i], err) != VBC_OK) return err->code;
+  /* the method as the scene states it: the file's, or a whole-method assignment's (a preset) */
+  const cJSON *file_method = cJSON_GetObjectItemCaseSensitive(root, "method");
+  cJSON *stated = file_method ? cJSON_Duplicate(file_method, 1) : cJSON_CreateObject();
+  for (int i = 0; i < nsets; ++i) {
+    if (vbc_json_set_path(root, path, sets[i], err) != VBC_OK)
+      return cJSON_Delete(stated), err->code;
+    if (strncmp(sets[i], "method=", 7) == 0) {
+      cJSON_Delete(stated);
+      stated = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(root, "method"), 1);
+    }
+  }
+  vbc_scene_unset_nulls(root, sets, nsets);
   vbc_jctx c = {s->file, err};
   if (load_top(&c, s, root) || load_time(&c, s, root) || load_fluid(&c, s, root) ||
       load_geometry(&c, s, root) || vbc_scene_load_bodies(&c, s, root) || load_domain(&c, s, root) ||
-      vbc_scene_load_method(&c, s, root) || load_output(&c, s, root) || load_benchmark(&c, s, root))
-    return err->code;
+      vbc_scene_load_method(&c, s, root, stated) || vbc_scene_check_sets(&c, s, sets, nsets) ||
+      load_output(&c, s, root) || load_benchmark(&c, s, root))
+    return cJSON_Delete(stated), err->code;
+  cJSON_Delete(stated);
   if (s->dt > s->t_end)
     return vbc_error_set(err, VBC_EXIT_INPUT,
                          "%s: time.dt: expected a number <= time.end (%g), got %g", s->file,

@@ -159,8 +159,63 @@ static int group_solver_defaults(vbc_jctx *c, const vbc_group_spec *g,
   return VBC_OK;
 }
 
+/* The keys of a solve's stopping test (core/constraint.h, vbc_solve_control) whose meaning a
+ * scene states with its solver: the test and its tolerances. max_iterations is each scheme's own
+ * budget and stays the chosen solver's. */
+static const char *const stopping_keys[] = {"tolerance", "error_tolerance", "min_iterations",
+                                            NULL};
+
+/* The value the scene's stated solve gives a stopping key: the group's solver_defaults when the
+ * stated solver is its coupler's default one and they hold the key, else the solver's default. */
+static cJSON *stated_value(const vbc_group_spec *sg, const vbc_solver_type *stated,
+                           const char *key) {
+  if (sg->solver_defaults && strcmp(stated->name, sg->solver_default) == 0) {
+    cJSON *d = cJSON_Parse(sg->solver_defaults);
+    cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(d, key);
+    cJSON_Delete(d);
+    if (v) return v;
+  }
+  const vbc_param_spec *p = vbc_param_find(stated->params, key);
+  return p ? cJSON_CreateNumber(p->def) : NULL;
+}
+
+/* Changing a group's solver (by --set or a sweep) keeps the stopping test the scene states: the
+ * stopping keys neither the scene nor an assignment wrote take the values the scene's own solver
+ * (`stated`: the method before the assignments, or as a whole-method assignment such as a preset
+ * left it) would have had, not the new solver's defaults. Switching PGS (relative residual
+ * 1e-3) to jacobi then keeps the residual test instead of bringing IISPH's mean density error
+ * 1e-3 with at least 2 iterations to MPS rows. Only between iterative solvers: one whose whole
+ * solve is one iteration (a pivoting method: max_iterations default 1) neither passes its
+ * acceptance bound on nor takes an iterative test. */
+static int keep_stated_stopping(vbc_jctx *c, const vbc_scene *s, const cJSON *stated,
+                                const vbc_group_spec *g, const vbc_method_group *m, cJSON *obj) {
+  if (stated == NULL || m->solver == NULL) return VBC_OK;
+  const cJSON *cn = cJSON_GetObjectItemCaseSensitive(stated, "coupler");
+  const vbc_coupler_type *sc =
+      vbc_registry_coupler(s->registry, cJSON_IsString(cn) ? cn->valuestring : "strong");
+  const vbc_group_spec *sg = sc ? vbc_coupler_group(sc, g->key) : NULL;
+  if (sg == NULL || sg->solver_default == NULL) return VBC_OK;
+  const cJSON *sobj = cJSON_GetObjectItemCaseSensitive(stated, g->key);
+  const cJSON *sn = cJSON_GetObjectItemCaseSensitive(sobj, "solver");
+  const vbc_solver_type *st =
+      vbc_registry_solver(s->registry, cJSON_IsString(sn) ? sn->valuestring : sg->solver_default);
+  if (st == NULL || st == m->solver) return VBC_OK;
+  const vbc_param_spec *budget = vbc_param_find(st->params, "max_iterations");
+  const vbc_param_spec *own = vbc_param_find(m->solver->params, "max_iterations");
+  if (budget == NULL || budget->def <= 1.0 || own == NULL || own->def <= 1.0) return VBC_OK;
+  for (const char *const *k = stopping_keys; *k; ++k) {
+    if (cJSON_GetObjectItemCaseSensitive(obj, *k) || !vbc_param_find(m->solver->params, *k))
+      continue;
+    cJSON *v = stated_value(sg, st, *k);
+    if (v && !cJSON_AddItemToObject(obj, *k, v)) cJSON_Delete(v), v = NULL;
+    if (v == NULL && vbc_param_find(st->params, *k))
+      return vbc_error_set(c->err, VBC_EXIT_SYSTEM, "out of memory");
+  }
+  return VBC_OK;
+}
+
 static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec *g,
-                      vbc_method_group *out) {
+                      vbc_method_group *out, const cJSON *stated) {
   char path[64];
   snprintf(path, sizeof path, "method.%s", g->key);
   cJSON *obj = vbc_json_object(c, m, "method", g->key, 0);
@@ -170,6 +225,7 @@ static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec 
   size_t ntables;
   if (choose_modules(c, s, g, obj, path, out) != VBC_OK ||
       group_tables(c, s->coupler, g, out, path, tables, &ntables) != VBC_OK ||
+      keep_stated_stopping(c, s, stated, g, out, obj) != VBC_OK ||
       group_solver_defaults(c, g, out, obj) != VBC_OK)
     return c->err->code;
   const char *fixed[3];
@@ -193,7 +249,7 @@ static int load_group(vbc_jctx *c, vbc_scene *s, cJSON *m, const vbc_group_spec 
 /* `method` holds the coupler's name and own parameters and one object per group it declares;
  * the groups and parameters of other couplers are dropped (a scene runs under every coupler with
  * --set method.coupler=...). */
-int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
+int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root, const cJSON *stated) {
   cJSON *m = vbc_json_object(c, root, "", "method", 0);
   if (m == NULL) return c->err->code;
   const char *name;
@@ -226,8 +282,113 @@ int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root) {
       vbc_json_bool(c, m, "method", "uncoupled_bodies", 0, &uncoupled))
     return c->err->code;
   for (size_t g = 0; g < t->ngroups; ++g)
-    if (load_group(c, s, m, &t->groups[g], &s->groups[g]) != VBC_OK) return c->err->code;
+    if (load_group(c, s, m, &t->groups[g], &s->groups[g], stated) != VBC_OK) return c->err->code;
   s->ngroups = t->ngroups;
   s->method = m;
   return VBC_OK;
+}
+
+/* The registered modules that declare `key`: blocks of `kind` and solvers (group keys), or
+ * couplers (kind VBC_BLOCK_NONE, solvers 0: method's own keys), as "block mps, solver jacobi". */
+static void readers_of(const vbc_registry *reg, vbc_block_kind kind, int solvers, const char *key,
+                       char *buf, size_t size) {
+  size_t at = 0;
+  buf[0] = '\0';
+#define ADD(what, name)                                                                          \
+  if (at < size) at += (size_t)snprintf(buf + at, size - at, "%s%s %s", at ? ", " : "", what, name)
+  for (size_t i = 0; i < reg->nblocks; ++i)
+    if (kind != VBC_BLOCK_NONE && reg->block[i]->kind == kind &&
+        vbc_param_find(reg->block[i]->params, key))
+      ADD("block", reg->block[i]->name);
+  for (size_t i = 0; solvers && i < reg->nsolvers; ++i)
+    if (vbc_param_find(reg->solver[i]->params, key)) ADD("solver", reg->solver[i]->name);
+  for (size_t i = 0; kind == VBC_BLOCK_NONE && !solvers && i < reg->ncouplers; ++i)
+    if (vbc_param_find(reg->coupler[i]->params, key) || vbc_coupler_group(reg->coupler[i], key))
+      ADD("coupler", reg->coupler[i]->name);
+#undef ADD
+  if (buf[0] == '\0') snprintf(buf, size, "none");
+}
+
+/* What the selected modules of group g are, as "constraint staggered, solver pgs". */
+static void selected_of(const vbc_method_group *g, char *buf, size_t size) {
+  snprintf(buf, size, "%s%s%s%s%s", g->constraint ? "constraint " : "",
+           g->constraint ? g->constraint->name : "", g->constraint && g->solver ? ", " : "",
+           g->solver ? "solver " : "", g->solver ? g->solver->name : "");
+}
+
+/* One assignment PATH=VALUE of --set (or a sweep's set): when PATH is method.KEY or
+ * method.GROUP.KEY and no module the scene selects reads it, the loader dropped it
+ * (drop_unselected, vbc_scene_load_method), and a value the user chose would silently do
+ * nothing: bad input naming the modules that would read it. Whole objects (method, method.fluid)
+ * and the module choices themselves are not such keys. */
+static int check_set(vbc_jctx *c, const vbc_scene *s, const char *set) {
+  char path[160];
+  const char *eq = strchr(set, '=');
+  const size_t len = eq ? (size_t)(eq - set) : strlen(set);
+  if (len >= sizeof path || strncmp(set, "method.", 7) != 0 || (eq && strcmp(eq + 1, "null") == 0))
+    return VBC_OK; /* KEY=null: removed (vbc_scene_unset_nulls) */
+  memcpy(path, set, len);
+  path[len] = '\0';
+  char *first = path + 7, *second = strchr(first, '.');
+  if (second) *second++ = '\0';
+  if (second && strchr(second, '.')) return VBC_OK; /* deeper: a module's object parameter */
+  const cJSON *method = cJSON_GetObjectItemCaseSensitive(s->resolved, "method");
+  const vbc_group_spec *gs = vbc_coupler_group(s->coupler, first);
+  char readers[512], chosen[160];
+  if (second == NULL) {
+    if (gs || strcmp(first, "coupler") == 0 || cJSON_GetObjectItemCaseSensitive(method, first))
+      return VBC_OK;
+    readers_of(s->registry, VBC_BLOCK_NONE, 0, first, readers, sizeof readers);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.%s: coupler \"%s\" does not read this key, so the value set "
+                         "would do nothing; it is read under: %s", c->file, first,
+                         s->coupler->name, readers);
+  }
+  if (gs == NULL) {
+    readers_of(s->registry, VBC_BLOCK_NONE, 0, first, readers, sizeof readers);
+    return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                         "%s: method.%s.%s: coupler \"%s\" has no group %s, so the value set would "
+                         "do nothing; couplers with it: %s", c->file, first, second,
+                         s->coupler->name, first, readers);
+  }
+  const cJSON *obj = cJSON_GetObjectItemCaseSensitive(method, first);
+  if (strcmp(second, "constraint") == 0 || strcmp(second, "solver") == 0 ||
+      cJSON_GetObjectItemCaseSensitive(obj, second))
+    return VBC_OK;
+  const vbc_method_group *g = NULL;
+  for (size_t k = 0; k < s->ngroups && g == NULL; ++k)
+    if (strcmp(s->groups[k].key, first) == 0) g = &s->groups[k];
+  readers_of(s->registry, gs->constraint_kind, gs->solver_default != NULL, second, readers,
+             sizeof readers);
+  selected_of(g, chosen, sizeof chosen);
+  return vbc_error_set(c->err, VBC_EXIT_INPUT,
+                       "%s: method.%s.%s: no module selected for method.%s reads this key (%s), "
+                       "so the value set would do nothing; it is read by: %s", c->file, first,
+                       second, first, chosen, readers);
+}
+
+int vbc_scene_check_sets(vbc_jctx *c, const vbc_scene *s, const char *const *sets, int nsets) {
+  for (int i = 0; i < nsets; ++i)
+    if (check_set(c, s, sets[i]) != VBC_OK) return c->err->code;
+  return VBC_OK;
+}
+
+void vbc_scene_unset_nulls(cJSON *root, const char *const *sets, int nsets) {
+  for (int i = 0; i < nsets; ++i) {
+    const char *eq = strchr(sets[i], '=');
+    char path[160];
+    if (eq == NULL || strcmp(eq + 1, "null") != 0 || strncmp(sets[i], "method.", 7) != 0 ||
+        (size_t)(eq - sets[i]) >= sizeof path)
+      continue;
+    memcpy(path, sets[i], (size_t)(eq - sets[i]));
+    path[eq - sets[i]] = '\0';
+    cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "method");
+    char *key = path + 7, *dot;
+    while (obj && (dot = strchr(key, '.')) != NULL) {
+      *dot = '\0';
+      obj = cJSON_GetObjectItemCaseSensitive(obj, key);
+      key = dot + 1;
+    }
+    if (cJSON_IsObject(obj)) cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  }
 }

@@ -27,8 +27,17 @@ int vbc_scene_typed_object(vbc_jctx *c, cJSON *item, const char *path, const cha
  * (scene/scene_method.c). */
 int vbc_scene_module_params(vbc_jctx *c, cJSON *obj, const char *path, const char *const *fixed,
                             const vbc_param_spec *const *tables, size_t ntables);
-/* `method`: the coupler and its declared parameter groups (scene/scene_method.c). */
-int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root);
+/* `method`: the coupler and its declared parameter groups (scene/scene_method.c). `stated`: the
+ * method as the scene states it before the assignments (NULL: none), whose solvers' stopping
+ * tests a changed solver keeps. */
+int vbc_scene_load_method(vbc_jctx *c, vbc_scene *s, cJSON *root, const cJSON *stated);
+/* After the method is loaded: an assignment (--set, a sweep's) of a method key that no module
+ * the scene selects reads is bad input naming the modules that would (scene/scene_method.c). */
+int vbc_scene_check_sets(vbc_jctx *c, const vbc_scene *s, const char *const *sets, int nsets);
+/* An assignment method....KEY=null removes KEY, so that its default applies as if the scene had
+ * never written it: a sweep whose cases select different modules leaves a key out of the cases
+ * whose modules do not read it (a preconditioner under pgs). */
+void vbc_scene_unset_nulls(cJSON *root, const char *const *sets, int nsets);
 
 /* The optional `bodies` array (scene/scene_bodies.c). */
 int vbc_scene_load_bodies(vbc_jctx *c, vbc_scene *s, cJSON *root);

@@ -23,7 +23,7 @@ bench_pysph|bench_pysph_dam_break_2d.json|time.end=0.02
 bench_splishsplash|bench_splishsplash_dambreak_3d.json|time.end=0.04 spacing=0.1
 buoyancy|buoyancy.json|time.end=0.05 spacing=0.04
 buoyancy_pms|buoyancy.json|time.end=0.05 spacing=0.04 method.coupler=pms
-buoyancy_akinci|buoyancy.json|time.end=0.05 spacing=0.04 method.coupler=akinci method.fluid.constraint=sph_density method.fluid.solver=jacobi
+buoyancy_akinci|buoyancy.json|time.end=0.05 spacing=0.04 method.coupler=akinci method.fluid.constraint=sph_density method.fluid.solver=jacobi method.fluid.error_tolerance=0.001 method.fluid.min_iterations=2
 buoyancy_staggered|buoyancy.json|time.end=0.05 spacing=0.04 method.coupler=staggered method.fluid.constraint=staggered method.fluid.solver=cg method.fluid.body_load=implicit
 circular_patch|circular_patch.json|time.end=0.02 spacing=0.02
 complex|complex.json|time.end=0.02

@@ -25,9 +25,9 @@
 #include "sim/stats.h"
 
 #define VBC_CHECKPOINT_FILE "checkpoint.vbc"
-#define VBC_CHECKPOINT_FORMAT 5 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
+#define VBC_CHECKPOINT_FORMAT 6 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
                                     * water density; 4: the time_steps section; 5: the run-time
-                                    * monitors' warnings */
+                                    * monitors' warnings; 6: compression and energy_rise */
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {

@@ -10,6 +10,10 @@
 #include "sim/sim.h"
 #include "sim/stats.h"
 
+/* Before the first step (not on a resume, whose checkpoint holds it): the energy the energy_rise
+ * monitor judges rises against, and its scale, from the state at t = 0. */
+void vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim);
+
 /* Check the step just reported. VBC_EXIT_FAILED with the warning as the message when `strict`
  * and a monitor fired; VBC_OK otherwise. */
 int vbc_monitors_step(vbc_run_stats *st, const vbc_sim *sim, const vbc_step_report *rep,

@@ -380,6 +380,7 @@ static int first_outputs(loop *L, vbc_error *err) {
   int rc = VBC_OK;
   if (L->opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
   if (rc == VBC_OK && L->opt->from_state == NULL) vbc_number_density(&L->sim.sys);
+  if (rc == VBC_OK) vbc_monitors_start(&L->stats, &L->sim);
   if (rc == VBC_OK && L->bench && L->bench->observe)
     rc = L->bench->observe(L->bench_state, &L->sim, err);
   if (rc == VBC_OK) rc = observe(L, err);

@@ -37,7 +37,13 @@ typedef struct vbc_stage_stats {
 
 /* Run-time sanity monitors (sim/monitors.c): what each flagged, when it first did, how often,
  * and the worst value seen. */
-enum { VBC_WARNING_ITERATION_ZERO, VBC_WARNING_FLUID_IN_BODY, VBC_WARNINGS };
+enum {
+  VBC_WARNING_ITERATION_ZERO,
+  VBC_WARNING_FLUID_IN_BODY,
+  VBC_WARNING_COMPRESSION,
+  VBC_WARNING_ENERGY_RISE,
+  VBC_WARNINGS
+};
 typedef struct vbc_warning {
   long count, first_step;
   double first_time, worst;
@@ -57,6 +63,9 @@ typedef struct vbc_run_stats {
   double neighbours_seconds, explicit_seconds, advect_seconds, body_seconds;
   double output_seconds, observe_seconds, checkpoint_seconds, check_seconds;
   vbc_warning warning[VBC_WARNINGS];
+  /* energy_rise (sim/monitors.c): the lowest total energy of fluid and moving bodies so far and
+   * the scale a rise is judged on; energy_scale 0: the run is not watched (a source of energy) */
+  double energy_low, energy_scale;
 } vbc_run_stats;
 
 /* Empty statistics for the stages of coupling c. */

@@ -1,6 +1,8 @@
 /* test_failure_messages.c — a failure names its cause and a way out: a diverging solve is
  * reported as the divergence (stage, solver, how far), not only as the particle it threw out
- * of the domain; a solve that hits max_iterations is reported under --quiet too. */
+ * of the domain; a solve that hits max_iterations is reported under --quiet too; a --set of a
+ * method key that no selected module reads is bad input naming the modules that would read it,
+ * and KEY=null removes a key. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,4 +42,38 @@ Test(failure_messages, a_body_far_from_the_scene_is_bad_input) {
                         "\"max\": [0.2, 500000.1]}, \"motion\": \"free\", \"density_ratio\": 0.5}]"),
                    FRAGMENTS("bodies.0", "outside the box of the fluid and walls",
                              "check its coordinates"));
+}
+
+/* A value the selected modules would drop without a word is refused with the readers named:
+ * the equality form is a key of the mps and sph_density blocks, not of staggered; a
+ * preconditioner belongs to cg and mprgp, not to pgs (base scene: strong, mps, pgs). */
+Test(failure_messages, a_key_no_selected_module_reads_is_bad_input) {
+  expect_bad_input("fm_unused_block", base_scene,
+                   SETS("method.fluid.constraint=staggered", "method.fluid.equality=true"),
+                   FRAGMENTS("method.fluid.equality", "constraint staggered, solver pgs",
+                             "would do nothing", "block mps, block sph_density"));
+  expect_bad_input("fm_unused_solver", base_scene, SETS("method.fluid.preconditioner=ic0"),
+                   FRAGMENTS("method.fluid.preconditioner", "solver cg, solver mprgp"));
+  expect_bad_input("fm_unused_coupler", base_scene, SETS("method.prepass_move=\"none\""),
+                   FRAGMENTS("method.prepass_move", "coupler \"strong\" does not read",
+                             "coupler staggered"));
+  expect_bad_input("fm_unused_group", base_scene, SETS("method.prepass.solver=pgs"),
+                   FRAGMENTS("has no group prepass", "coupler staggered"));
+}
+
+/* KEY=null removes the key: a sweep leaves a solver's key out of the cases whose solver does
+ * not read it, and the case is the scene without it. */
+Test(failure_messages, null_removes_a_key) {
+  const char *scene = write_text(test_dir("fm_null"), "scene.json", base_scene);
+  char *err = NULL;
+  cr_assert_eq(run_vbc((const char *[]){"validate", scene, "--set", "method.fluid.solver=mprgp",
+                                        "--set", "method.fluid.omega=null", NULL},
+                       &err),
+               0, "%s", err ? err : "");
+  free(err);
+  cr_assert_eq(run_vbc((const char *[]){"validate", scene, "--set", "method.fluid.omega=null",
+                                        NULL},
+                       &err),
+               0, "%s", err ? err : "");
+  free(err);
 }

@@ -183,11 +183,16 @@ Test(lemke_contacts_input, contact_solver_parameters_are_validated) {
                    FRAGMENTS("method.contact.min_iterations", "at most max_iterations"));
 }
 
-/* The parameters of an unselected solver are dropped (as in method.fluid), so one scene runs
- * under every contact solver with --set; the resolved scene keeps only what was used. */
+/* The parameters of an unselected solver that the scene holds are dropped (as in method.fluid),
+ * so one scene runs under every contact solver with --set; the resolved scene keeps only what
+ * was used. One that a --set assigns is refused: it would do nothing. */
 Test(lemke_contacts_input, parameters_of_an_unselected_solver_are_dropped) {
+  expect_bad_input("lc_unused", bad_scene,
+                   SETS("method.contact.max_pivots=500", "method.contact.solver=pgs"),
+                   FRAGMENTS("method.contact.max_pivots", "solver pgs", "solver lemke"));
   const char *path = write_text(test_dir("lc_drop"), "scene.json", bad_scene);
-  const char *sets[] = {"method.contact.max_pivots=500", "method.contact.solver=pgs"};
+  const char *sets[] = {"method.contact={\"solver\": \"lemke\", \"max_pivots\": 500}",
+                        "method.contact.solver=pgs"};
   vbc_scene sc;
   vbc_error err = {0};
   cr_assert_eq(vbc_scene_load(&sc, path, sets, 2, test_registry(), &err), 0, "%s", err.message);

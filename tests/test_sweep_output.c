@@ -102,14 +102,14 @@ Test(sweep_output, a_run_column_listed_as_a_metric_is_one_column) {
   snprintf(header, sizeof header, "%.*s", (int)(header_end - csv), csv);
   /* the spec's order first, then the run columns it did not list */
   cr_assert_str_eq(header, "id,state,spacing,iterations_mean,steps,wall_seconds,iterations_max,"
-                           "particle_steps_per_second,message");
+                           "particle_steps_per_second,warnings,message");
   free(csv);
   cJSON *rows = out_json(dir, "table.json");
   const cJSON *row = cJSON_GetArrayItem(rows, 0);
   int keys = 0, means = 0;
   for (const cJSON *v = row->child; v; v = v->next, ++keys)
     means += strcmp(v->string, "iterations_mean") == 0;
-  cr_assert_eq(keys, 9);
+  cr_assert_eq(keys, 10);
   cr_assert_eq(means, 1);
   cr_assert_gt(cJSON_GetObjectItem(row, "iterations_mean")->valuedouble, 1.0);
   cJSON_Delete(rows);
@@ -315,4 +315,32 @@ Test(sweep_output, iteration_columns_are_iterations_mean_and_iterations_max_ever
   char *dat = out_text(dir, "plots/its.dat");
   cr_assert_gt(count(dat, "\n"), 3, "%s", dat);
   free(dat);
+}
+
+/* The warnings column: the codes of the monitors that fired in the case, empty when none did
+ * (Koshizuka & Oka's source, mps_poisson alpha 1, lifts the still tank: energy_rise). */
+Test(sweep_output, the_warnings_column_names_what_fired) {
+  const char *dir = test_dir("sweep_out_warnings");
+  const char *spec = spec_file(dir, "\"set\": {\"spacing\": 0.04, \"time.end\": 0.01, "
+                                     "\"method.fluid.constraint\": \"mps_poisson\"}, "
+                                     "\"vary\": {\"method.fluid.alpha\": [0, 1]}");
+  char *err;
+  cr_assert_eq(run_sweep(dir, spec, NULL, &err), 0, "%s", err);
+  free(err);
+  cJSON *rows = out_json(dir, "table.json");
+  cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "warnings")->valuestring, "");
+  cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "warnings")->valuestring,
+                   "energy_rise");
+  cJSON_Delete(rows);
+  char path[1300];
+  snprintf(path, sizeof path, "%s/out/table.csv", dir);
+  vbc_table t;
+  vbc_error e = {0};
+  cr_assert_eq(vbc_table_read(&t, path, &e), 0, "%s", e.message);
+  size_t col = 0;
+  while (col < t.ncols && strcmp(t.names[col], "warnings") != 0) ++col;
+  cr_assert_lt(col, t.ncols);
+  cr_assert_str_eq(vbc_table_cell(&t, 0, col), "");
+  cr_assert_str_eq(vbc_table_cell(&t, 1, col), "energy_rise");
+  vbc_table_free(&t);
 }

@@ -1,7 +1,8 @@
 /* sweep_table.c — DIR/table.csv: one row per case with its varied values, state, the spec's
- * metrics and the run's iterations, wall seconds and particle-steps per second, read back from
- * each case's summary.json (so the table can be rebuilt from stored results at any time); and
- * DIR/table.json, the same rows as an array of objects with the same keys in the same order
+ * metrics, the run's iterations, wall seconds and particle-steps per second and the codes of the
+ * run-time monitors that fired (sim/monitors.h: `warnings`, joined by ';', empty when none),
+ * read back from each case's summary.json (so the table can be rebuilt from stored results at
+ * any time); and DIR/table.json, the same rows as an array of objects with the same keys in the same order
  * (numbers as numbers), for tools that prefer JSON. A missing value (no such figure, a figure
  * summary.json holds as null, a case that did not finish) is one thing everywhere: an empty
  * field in the CSV, null in the JSON. A run column the spec also lists as a metric appears once,
@@ -79,8 +80,25 @@ static void header(FILE *f, const vbc_sweep *sw) {
   for (size_t m = 0; m < s->nmetrics; ++m) csv_field(f, s->metrics[m], 0);
   for (size_t i = 0; i < NRUN_COLUMNS; ++i)
     if (run_column_shown(s, i)) csv_field(f, run_columns[i], 0);
+  csv_field(f, "warnings", 0);
   csv_field(f, "message", 0);
   fputc('\n', f);
+}
+
+/* The codes of the run-time monitors that fired in the case (summary.json's `warnings`, in
+ * their order) joined by ';': "" when none did, NULL when the case has no summary. */
+static char *warning_codes(const cJSON *summary, char *buf, size_t size) {
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(summary, "warnings");
+  if (!cJSON_IsArray(list)) return NULL;
+  size_t at = 0;
+  buf[0] = 0;
+  const cJSON *w;
+  cJSON_ArrayForEach(w, list) {
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(w, "code");
+    if (!cJSON_IsString(code) || at >= size) continue;
+    at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? ";" : "", code->valuestring);
+  }
+  return buf;
 }
 
 /* A copy of v, or null when the case has no such value. */
@@ -118,6 +136,10 @@ static void row(FILE *f, cJSON *rows, const vbc_sweep *sw, const vbc_sweep_case 
     csv_value(f, v);
     cJSON_AddItemToObject(o, run_columns[i], json_value(v));
   }
+  char codes[256];
+  const char *warned = warning_codes(summary, codes, sizeof codes);
+  csv_field(f, warned ? warned : "", 0);
+  cJSON_AddItemToObject(o, "warnings", warned ? cJSON_CreateString(warned) : cJSON_CreateNull());
   csv_field(f, c->message, 0);
   cJSON_AddItemToObject(o, "message", c->message[0] ? cJSON_CreateString(c->message)
                                                     : cJSON_CreateNull());

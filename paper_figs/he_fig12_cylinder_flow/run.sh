@@ -34,5 +34,6 @@ for w in 0 10 -10; do
 done
 run_case iisph_akinci 0 "$out/iisph_akinci" --set method.coupler=akinci \
   --set method.fluid.constraint=sph_density --set method.fluid.solver=jacobi \
-  --set method.fluid.error_tolerance=0.001 --set method.fluid.max_iterations=200
+  --set method.fluid.error_tolerance=0.001 --set method.fluid.min_iterations=2 \
+  --set method.fluid.max_iterations=200
 echo "fig12: panels in $out/fig12_omega_*_frames, forces in $out/forces.csv"
