@@ -90,18 +90,6 @@ static const vbc_param_spec cube_params[] = {
     {"window", VBC_PARAM_NUMBER, 1.55, 0.0, 1e3, 1, "errors over 0 <= t <= window [s]"},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
-/* x at time s, linear between samples; s within [t_0, t_{n-1}]. */
-static double at(const double *t, const double *x, size_t n, double s) {
-  size_t lo = 1, hi = n - 1; /* the first k >= 1 with t_k >= s */
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (t[mid] < s) lo = mid + 1;
-    else hi = mid;
-  }
-  const double dt = t[lo] - t[lo - 1];
-  return dt > 0.0 ? x[lo - 1] + (x[lo] - x[lo - 1]) * (s - t[lo - 1]) / dt : x[lo];
-}
-
 double vbc_canelas_x_error(const double *t, const double *x, size_t n, const double (*ref)[2],
                            size_t nref, double window, double length, size_t *points) {
   double sum = 0.0;
@@ -110,7 +98,7 @@ double vbc_canelas_x_error(const double *t, const double *x, size_t n, const dou
   for (size_t k = 0; k < nref && ref[k][0] <= window; ++k) {
     ++rows;
     if (n < 2 || ref[k][0] < t[0] || ref[k][0] > t[n - 1]) continue;
-    sum += fabs(at(t, x, n, ref[k][0]) - ref[k][1]);
+    sum += fabs(vbc_interp_linear(t, x, n, ref[k][0]) - ref[k][1]);
     ++*points;
   }
   if (*points == 0 || *points < rows) return NAN;

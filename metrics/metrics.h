@@ -20,6 +20,9 @@ extern const vbc_benchmark_type vbc_benchmark_spheric_test2;  /* Kleefsman et al
 extern const vbc_benchmark_type vbc_benchmark_canelas_cube;   /* Canelas et al. 2016 */
 
 void vbc_series_value(FILE *out, const char *format, double value); /* ",v"; "," if missing */
+/* v at time s of samples (t_k, v_k), k < n (n >= 2, t increasing), linear between samples; s
+ * within [t_0, t_{n-1}] (metrics/interpolate.c). */
+double vbc_interp_linear(const double *t, const double *v, size_t n, double s);
 /* Benchmarks that measure depths and surfaces along y need gravity along -y: VBC_OK, or exit 2
  * "FILE: gravity: expected gravity along -y for the NAME benchmark, got (x, y, z)". */
 int vbc_benchmark_gravity_down(const vbc_scene *sc, const char *name, vbc_error *err);

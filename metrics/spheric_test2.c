@@ -103,18 +103,6 @@ double vbc_spheric_probe_pressure(const vbc_particles *p, vbc_vec x, double radi
   return sum_w > 0.0 ? sum_pw / sum_w : 0.0;
 }
 
-/* v at time s, linear between samples; s within [t_0, t_{n-1}]. */
-static double at(const double *t, const double *v, size_t n, double s) {
-  size_t lo = 1, hi = n - 1; /* the first k >= 1 with t_k >= s */
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (t[mid] < s) lo = mid + 1;
-    else hi = mid;
-  }
-  const double dt = t[lo] - t[lo - 1];
-  return dt > 0.0 ? v[lo - 1] + (v[lo] - v[lo - 1]) * (s - t[lo - 1]) / dt : v[lo];
-}
-
 double vbc_spheric_normalised_error(const double *t, const double *v, size_t n,
                                     const double *ref, size_t stride, size_t nref, size_t column,
                                     double window, size_t *points) {
@@ -126,7 +114,7 @@ double vbc_spheric_normalised_error(const double *t, const double *v, size_t n,
     largest = fmax(largest, rk);
     ++rows;
     if (n < 2 || tk < t[0] || tk > t[n - 1]) continue;
-    sum += fabs(at(t, v, n, tk) - rk);
+    sum += fabs(vbc_interp_linear(t, v, n, tk) - rk);
     ++*points;
   }
   if (*points == 0 || *points < rows || !(largest > 0.0)) return NAN;
