@@ -84,11 +84,7 @@ int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err
 /* The contacts between bodies get a solver of their own (projected Gauss-Seidel by default, a
  * rigid-body engine's solver): relaxed Jacobi, IISPH's fluid solver, diverges on resting
  * contacts (a pile of boxes on the floor: non-finite residual at step 28). */
-static const vbc_group_spec groups[] = {
-    VBC_GROUP_FLUID,
-    {.key = "contact",
-     .doc = "the contact and pin blocks between bodies and the solver of their stage",
-     .solver_default = "pgs"}};
+static const vbc_group_spec groups[] = {VBC_GROUP_FLUID, VBC_GROUP_BODY_CONTACT};
 
 static const vbc_slot_spec slots[] = {
     [FLUID] = {.label = "fluid", .group = "fluid"},

@@ -33,5 +33,11 @@ int vbc_akinci_push_bodies(vbc_coupling *c, size_t stage, int ok, vbc_error *err
 #define VBC_GROUP_CONTACT                                                                    \
   {.key = "contact",                                                                         \
    .doc = "the contact and pin blocks' parameters (solved by method.fluid.solver)"}
+/* The weak couplers (akinci, dfsph) solve the contacts between bodies after the fluid, in a
+ * stage of their own with a rigid-body engine's solver: projected Gauss-Seidel by default. */
+#define VBC_GROUP_BODY_CONTACT                                                               \
+  {.key = "contact",                                                                         \
+   .doc = "the contact and pin blocks between bodies and the solver of their stage",         \
+   .solver_default = "pgs"}
 
 #endif

@@ -66,9 +66,7 @@ static const vbc_group_spec groups[] = {
             "iteration); its rows are method.fluid's block",
      .solver_default = "dfsph_jacobi",
      .solver_defaults = "{\"error_tolerance\": 1e-3, \"min_iterations\": 1}"},
-    {.key = "contact",
-     .doc = "the contact and pin blocks between bodies and the solver of their stage",
-     .solver_default = "pgs"},
+    VBC_GROUP_BODY_CONTACT,
 };
 
 static const vbc_slot_spec slots[] = {
