@@ -414,7 +414,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   int rc = setup(L, sc, opt, err);
   if (rc == VBC_OK) {
     L->stats.threads = omp_get_max_threads();
-    double t0 = vbc_now();
+    double t0 = vbc_now(), cpu0 = vbc_cpu_seconds();
     if (!opt->resume) rc = first_outputs(L, err); /* a resumed run has written them */
     int sig = 0;
     while (rc == VBC_OK && !vbc_schedule_finished(&L->sched, &L->sim)) {
@@ -423,6 +423,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
     }
     vbc_progress_done(&L->progress);
     L->stats.wall_seconds = vbc_now() - t0;
+    L->stats.cpu_seconds = vbc_cpu_seconds() - cpu0;
     if (rc == VBC_OK && sig != 0) {
       rc = record_interrupt(L, sig, err);
     } else if (rc == VBC_EXIT_FAILED) {

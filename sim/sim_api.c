@@ -33,7 +33,7 @@ struct vbc_simulation {
   vbc_schedule sched;
   vbc_output frames; /* on-demand frames: the directory and the frames written there */
   vbc_error failure; /* code != VBC_OK once a step failed */
-  double wall_seconds;
+  double wall_seconds, cpu_seconds;
   char *report_text;
 };
 
@@ -184,10 +184,11 @@ int vbc_simulation_step(vbc_simulation *s, long nsteps, vbc_error *err) {
   }
   free(s->report_text);
   s->report_text = NULL;
-  const double t0 = vbc_now();
+  const double t0 = vbc_now(), cpu0 = vbc_cpu_seconds();
   int rc = VBC_OK;
   for (long k = 0; k < nsteps && rc == VBC_OK; ++k) rc = step_once(s, err);
   s->wall_seconds += vbc_now() - t0;
+  s->cpu_seconds += vbc_cpu_seconds() - cpu0;
   return rc;
 }
 
@@ -316,6 +317,7 @@ int vbc_simulation_write_summary(vbc_simulation *s, const char *dir, vbc_error *
   if (vbc_mkdir_p(dir, err) != VBC_OK) return err->code;
   s->stats.threads = omp_get_max_threads();
   s->stats.wall_seconds = s->wall_seconds;
+  s->stats.cpu_seconds = s->cpu_seconds;
   cJSON *metrics = cJSON_CreateObject();
   if (metrics == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (metrics)");
   const int rc = vbc_summary_write(dir, s->sim, &s->stats, metrics, NULL,

@@ -140,6 +140,7 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
   cJSON_AddNumberToObject(root, "time", sim->time);
   cJSON_AddNumberToObject(root, "threads", st->threads);
   cJSON_AddNumberToObject(root, "wall_seconds", st->wall_seconds);
+  cJSON_AddNumberToObject(root, "cpu_seconds", st->cpu_seconds);
   /* fluid particles: the unknowns every method has; walls differ between boundary models.
    * Steps this process ran: a --from-state run starts at a later step. */
   cJSON_AddNumberToObject(root, "particle_steps_per_second",

@@ -103,7 +103,7 @@ static char *make_label(const vbc_sweep_case *c, const vbc_sweep_spec *s) {
 static const char *const run_figures[] = {
     "iterations_mean", "iterations_max", "iterations_total", "solves",
     "final_relative_residual_mean", "final_relative_residual_max", "wall_seconds",
-    "particle_steps_per_second", "steps", "time", NULL};
+    "cpu_seconds", "particle_steps_per_second", "steps", "time", NULL};
 static const char *const replay_figures[] = {"iterations", "stop_reason",
                                              "final_relative_residual", "final_mean_error",
                                              "solve_seconds", NULL};
