@@ -1,6 +1,6 @@
 /* test_atlas.c — `vbc atlas`: the table of a small atlas (statuses, errors, the observed order
  * between spacings and its fit), the page's images, a rerun that computes nothing, --levels,
- * --emit-jobs, and bad case files refused before anything runs. */
+ * --emit-jobs, the cost budget, and bad case files refused before anything runs. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -158,6 +158,54 @@ Test(atlas, levels_and_job_lines) {
   cr_expect_str_eq(status(atlas, "box", "pms", 1), "ok");
   cr_expect_null(cell(atlas, "box", "pms", 2));
   cJSON_Delete(atlas);
+}
+
+/* --budget: levels run coarsest first; a finer cell predicted (from its method's coarser cell:
+ * CPU seconds x particles x steps) over the budget is not run and says why, which is no failure;
+ * job lines stop at the first level not yet done. */
+Test(atlas, budget_holds_back_cells_predicted_over_it) {
+  const char *spec = atlas_small_spec("atlas_budget");
+  char out[1100], path[1200];
+  snprintf(out, sizeof out, "%s/out", test_dir("atlas_budget_out"));
+  snprintf(path, sizeof path, "%s/jobs.txt", test_dir("atlas_budget_jobs"));
+  const char *emit[] = {"--emit-jobs", path, "--budget", "1e-6", NULL};
+  char *err = NULL;
+  cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
+  free(err);
+  char *jobs = read_text(path);
+  cr_assert_not_null(jobs);
+  int lines = 0;
+  for (const char *p = jobs; *p; ++p) lines += *p == '\n';
+  cr_expect_eq(lines, 3, "only the coarsest level's cells (3 of 6 to run):\n%s", jobs);
+  free(jobs);
+  const char *tiny[] = {"--budget", "1e-6", NULL};
+  cr_assert_eq(atlas_small_run(spec, out, tiny, &err), 0, "over budget is no failure: %s", err);
+  free(err);
+  snprintf(path, sizeof path, "%s/atlas.json", out);
+  cJSON *atlas = read_json(path);
+  cr_assert_not_null(atlas);
+  cr_expect_str_eq(status(atlas, "box", "pms", 1), "ok");
+  cr_expect_str_eq(status(atlas, "box", "pms", 2), "not run");
+  const cJSON *coarse = cell(atlas, "box", "pms", 1), *fine = cell(atlas, "box", "pms", 2);
+  double cpu = cJSON_GetObjectItem(coarse, "cpu_seconds")->valuedouble;
+  cr_expect(cpu > 0.0, "cpu_seconds %g", cpu);
+  const char *why = cJSON_GetObjectItem(fine, "message")->valuestring;
+  double predicted, from, factor;
+  cr_assert_eq(sscanf(why, "not run: predicted %lg CPU s (level 1: %lg s, x %lg", &predicted,
+                      &from, &factor),
+               3, "%s", why);
+  /* 2D, spacing halved, the scene's dt kept: 4 x the particles, the same steps */
+  cr_expect_float_eq(factor, 4.0, 1e-9, "%s", why);
+  /* the message gives three significant digits */
+  cr_expect_float_eq(from, cpu, 0.005 * cpu, "%s", why);
+  cr_expect_float_eq(predicted, 4.0 * cpu, 0.02 * cpu, "%s", why);
+  cr_expect(strstr(why, "over the budget of 1e-06 CPU s") != NULL, "%s", why);
+  cJSON_Delete(atlas);
+  /* a budget that is not a number of seconds is bad input */
+  const char *bad[] = {"--budget", "-1", NULL};
+  cr_expect_eq(atlas_small_run(spec, out, bad, &err), 2);
+  cr_expect(strstr(err, "--budget") != NULL, "%s", err);
+  free(err);
 }
 
 /* A bad case file stops the atlas before anything runs, naming the file and the JSON path. */

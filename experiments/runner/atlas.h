@@ -17,6 +17,7 @@
 
 struct vbc_registry;
 struct vbc_sweep;
+struct vbc_sweep_case;
 
 #define VBC_ATLAS_MAX_ERRORS 8
 
@@ -49,6 +50,7 @@ typedef struct vbc_atlas_spec {
   size_t nmethods;
   vbc_atlas_case *cases;
   size_t ncases;
+  double cell_budget;           /* `cell_budget_cpu_seconds`: see vbc_atlas.budget (0: none) */
 } vbc_atlas_spec;
 
 /* Load and check a spec and its case files (exit 2 naming the file, the JSON path and what was
@@ -65,7 +67,7 @@ typedef struct vbc_atlas_cell {
   double errors[VBC_ATLAS_MAX_ERRORS]; /* NAN where missing */
   double order;                 /* log(e_prev / e) / log(l_prev / l) against the next coarser
                                    level of the same method, NAN without both errors */
-  double wall_seconds, particle_steps_per_second, peak_memory_mib, iterations_mean;
+  double wall_seconds, cpu_seconds, particle_steps_per_second, peak_memory_mib, iterations_mean;
   char warnings[256];           /* the codes of summary.json's warnings, joined by ';' */
   char message[512];            /* why it failed or was refused */
   char run_dir[1200];           /* the run's directory, "" without one */
@@ -76,11 +78,25 @@ typedef struct vbc_atlas {
   const struct vbc_registry *registry;
   char out[1024];               /* DIR: atlas.csv, atlas.json, index.html, cases/NAME/ */
   size_t levels;                /* --levels N: the first N levels of every case (0: all) */
+  double budget;                /* CPU seconds a cell may be predicted to need (--budget, else the
+                                   spec's cell_budget_cpu_seconds; 0: no budget) */
+  char (*held)[240];            /* per cell slot (vbc_atlas_slot): why the cell is not run
+                                   (predicted over the budget), "" to run it */
+  size_t nslots, max_levels;
+  size_t emitted_levels;        /* --emit-jobs: the levels whose cells it wrote */
   int jobs, threads, force, quiet;
   struct vbc_sweep *sweeps;     /* one per case */
   vbc_atlas_cell *cells;        /* case-major, then method, then level */
   size_t ncells;
 } vbc_atlas;
+
+/* The slot of case c, method m, level k in a->held. */
+size_t vbc_atlas_slot(const vbc_atlas *a, size_t c, size_t m, size_t k);
+/* The cost budget (atlas_budget.c): decide, from the finished cells of level k - 1, which cells
+ * of level k (k >= 1) are predicted over a->budget and note why in a->held; also sets every
+ * case's sweep cases `held` for levels above k and for noted cells. Reads the stored results
+ * (vbc_atlas_collect). */
+int vbc_atlas_plan_level(vbc_atlas *a, size_t k, vbc_error *err);
 
 /* The levels case c runs at: min(--levels, its own count). */
 size_t vbc_atlas_case_levels(const vbc_atlas *a, size_t c);
@@ -107,6 +123,8 @@ int vbc_atlas_write_html(const vbc_atlas *a, vbc_error *err);
 /* The fitted order of method m on case c over its levels with an error (least squares on log e
  * against log l), NAN with fewer than 2; *npoints: how many levels it used. */
 double vbc_atlas_fitted_order(const vbc_atlas *a, size_t c, size_t m, size_t *npoints);
+/* The sweep case (run) of case c, method m, level k, NULL if the case's sweep lacks it. */
+struct vbc_sweep_case *vbc_atlas_run_of(const vbc_atlas *a, size_t c, size_t m, size_t k);
 /* The cell of case c, method m, level k. */
 const vbc_atlas_cell *vbc_atlas_cell_at(const vbc_atlas *a, size_t c, size_t m, size_t k);
 

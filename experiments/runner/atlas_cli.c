@@ -11,8 +11,8 @@
 #include "experiments/runner/sweep.h"
 
 static const char usage[] =
-    "usage: vbc atlas SPEC.json [--out DIR] [--levels N] [-j N] [--threads N] [--force]\n"
-    "                 [--quiet] [--emit-jobs FILE]\n"
+    "usage: vbc atlas SPEC.json [--out DIR] [--levels N] [-j N] [--threads N] [--budget S]\n"
+    "                 [--force] [--quiet] [--emit-jobs FILE]\n"
     "\n"
     "Every case of the spec under every method preset at every spacing level, each cell a\n"
     "`vbc run` of the sweep runner (docs/atlas-format.md).\n"
@@ -22,20 +22,27 @@ static const char usage[] =
     "  -j N             run up to N cells at once (separate processes; one thread each if N > 1,\n"
     "                   unless --threads)\n"
     "  --threads N      every cell's OpenMP threads\n"
+    "  --budget S       CPU seconds a cell may need: levels run coarsest first, and a cell whose\n"
+    "                   cost predicted from its method's coarser cell exceeds S is not run (the\n"
+    "                   table gives the prediction); default: the spec's cell_budget_cpu_seconds;\n"
+    "                   0: no budget\n"
     "  --force          rerun cells that are already done\n"
     "  --quiet          no progress lines\n"
     "  --emit-jobs FILE write one shell command per cell still to run (GNU parallel, a Slurm\n"
     "                   array) instead of running them; run the atlas again afterwards for the\n"
-    "                   table and figures\n"
+    "                   table and figures. With a budget, only up to the first level not yet\n"
+    "                   done: emit again once its jobs have run\n"
     "\n"
     "A refused cell (exit 2 before step 1) and a failed one (exit 3) are results: they are cells\n"
-    "of the table with their messages. Exit codes: 0 every cell has a result, 2 bad spec, case\n"
+    "of the table with their messages, and so is a cell over the budget (not run, with its\n"
+    "prediction). Exit codes: 0 every cell has a result or is over the budget, 2 bad spec, case\n"
     "file or arguments, 3 interrupted (cells not run), 4 system error (e.g. gnuplot missing: the\n"
     "tables and index.html are still written)\n";
 
 typedef struct atlas_args {
   const char *spec, *out, *emit;
   long levels, jobs, threads;
+  double budget; /* < 0: the spec's */
   int force, quiet;
 } atlas_args;
 
@@ -55,6 +62,7 @@ static long number_in(const char *text, long lo, long hi) {
 static int parse(int argc, char **argv, atlas_args *a) {
   memset(a, 0, sizeof *a);
   a->jobs = 1;
+  a->budget = -1.0;
   for (int i = 2; i < argc; ++i) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     long *number = strcmp(o, "--levels") == 0 ? &a->levels
@@ -68,6 +76,12 @@ static int parse(int argc, char **argv, atlas_args *a) {
     } else if (strcmp(o, "--out") == 0 || strcmp(o, "--emit-jobs") == 0) {
       if (v == NULL || v[0] == '\0') return usage_error("%s: expected a path", o);
       *(strcmp(o, "--out") == 0 ? &a->out : &a->emit) = v;
+      ++i;
+    } else if (strcmp(o, "--budget") == 0) {
+      char *end;
+      a->budget = v ? strtod(v, &end) : -1.0;
+      if (v == NULL || end == v || *end != '\0' || !(a->budget >= 0.0 && a->budget < 1e12))
+        return usage_error("%s: expected CPU seconds >= 0 (0: no budget)", o);
       ++i;
     } else if (strcmp(o, "--force") == 0) {
       a->force = 1;
@@ -94,6 +108,14 @@ static size_t count(const vbc_atlas *a, const char *status) {
   return n;
 }
 
+/* Cells not run because their predicted cost is over the budget. */
+static size_t over_budget(const vbc_atlas *a) {
+  size_t n = 0;
+  for (size_t i = 0; i < a->ncells; ++i)
+    n += strcmp(a->cells[i].status, "not run") == 0 && a->cells[i].message[0] != '\0';
+  return n;
+}
+
 /* Table, figures and page from whatever is stored; rc is the run's outcome so far. */
 static int write_outputs(vbc_atlas *a, int rc) {
   vbc_error err = {0};
@@ -105,11 +127,11 @@ static int write_outputs(vbc_atlas *a, int rc) {
   if (vbc_atlas_write_html(a, &err) != VBC_OK) return report(&err);
   fprintf(stderr,
           "atlas: %s/index.html, %s/atlas.csv (%zu cells: %zu ok, %zu failed, %zu refused, "
-          "%zu not run)\n",
+          "%zu not run, of which %zu over the budget)\n",
           a->out, a->out, a->ncells, count(a, "ok"), count(a, "failed"), count(a, "refused"),
-          count(a, "not run"));
+          count(a, "not run"), over_budget(a));
   if (rc != VBC_OK) return rc;
-  if (count(a, "not run") > 0) return VBC_EXIT_FAILED;
+  if (count(a, "not run") > over_budget(a)) return VBC_EXIT_FAILED;
   return plotted;
 }
 
@@ -139,14 +161,16 @@ int vbc_atlas_main(int argc, char **argv, const struct vbc_registry *registry) {
     else snprintf(a.out, sizeof a.out, "results/atlas/%s", a.spec.name);
     rc = vbc_sweep_check_path("--out", a.out, &err);
   }
+  a.budget = args.budget >= 0.0 ? args.budget : a.spec.cell_budget;
   if (rc == VBC_OK) rc = vbc_atlas_prepare(&a, &err);
   if (rc == VBC_OK && args.emit) {
     size_t n;
     rc = vbc_atlas_emit_jobs(&a, vbc, args.emit, &n, &err);
     if (rc == VBC_OK)
-      printf("wrote %zu commands to %s; run them (OMP_NUM_THREADS=1 parallel -j N < %s), then "
-             "run the atlas again for the table and figures\n",
-             n, args.emit, args.emit);
+      printf("wrote %zu commands to %s (levels 1 to %zu); run them (OMP_NUM_THREADS=1 parallel "
+             "-j N < %s), then run the atlas again for the table and figures%s\n",
+             n, args.emit, a.emitted_levels, args.emit,
+             a.budget > 0.0 ? " (and --emit-jobs again for the finer levels)" : "");
   } else if (rc == VBC_OK) {
     int ran = vbc_atlas_execute(&a, vbc, &err);
     if (ran != VBC_OK) report(&err);

@@ -162,24 +162,52 @@ int vbc_atlas_prepare(vbc_atlas *a, vbc_error *err) {
   return VBC_OK;
 }
 
-int vbc_atlas_execute(vbc_atlas *a, const char *vbc, vbc_error *err) {
-  int failed = 0;
-  for (size_t c = 0; c < a->spec.ncases; ++c) {
-    if (!a->quiet) fprintf(stderr, "vbc atlas: case %s\n", a->spec.cases[c].name);
-    vbc_error inner = {0};
-    int rc = vbc_sweep_execute(&a->sweeps[c], vbc, a->jobs, a->force, NULL, &inner);
-    if (rc == VBC_OK) continue;
-    /* an interrupted atlas stops; the cells already done stay done */
-    if (!failed) *err = inner;
-    failed = 1;
-    break;
-  }
-  return failed ? err->code : VBC_OK;
+static size_t max_case_levels(const vbc_atlas *a) {
+  size_t n = 0;
+  for (size_t c = 0; c < a->spec.ncases; ++c)
+    if (vbc_atlas_case_levels(a, c) > n) n = vbc_atlas_case_levels(a, c);
+  return n;
 }
 
+/* Level by level, coarsest first, so that a finer cell's cost is predicted from a finished
+ * coarser one before it starts (atlas_budget.c). */
+int vbc_atlas_execute(vbc_atlas *a, const char *vbc, vbc_error *err) {
+  for (size_t k = 0; k < max_case_levels(a); ++k) {
+    if (vbc_atlas_plan_level(a, k, err) != VBC_OK) return err->code;
+    for (size_t c = 0; c < a->spec.ncases; ++c) {
+      if (k >= vbc_atlas_case_levels(a, c)) continue;
+      if (!a->quiet)
+        fprintf(stderr, "vbc atlas: case %s, level %zu\n", a->spec.cases[c].name, k + 1);
+      vbc_error inner = {0};
+      int rc = vbc_sweep_execute(&a->sweeps[c], vbc, a->jobs, a->force, NULL, &inner);
+      /* an interrupted atlas stops; the cells already done stay done */
+      if (rc != VBC_OK) return *err = inner, err->code;
+    }
+  }
+  return VBC_OK;
+}
+
+/* Is every cell of level k done, failed or refused? */
+static int level_settled(const vbc_atlas *a, size_t k) {
+  for (size_t c = 0; c < a->spec.ncases; ++c)
+    for (size_t m = 0; k < vbc_atlas_case_levels(a, c) && m < a->spec.nmethods; ++m) {
+      const vbc_sweep_case *run = vbc_atlas_run_of(a, c, m, k);
+      if (run && (run->state == VBC_CASE_PENDING || run->state == VBC_CASE_INCOMPLETE))
+        return 0;
+    }
+  return 1;
+}
+
+/* With a budget, the job lines stop at the first level not yet settled: the finer levels' costs
+ * are predicted from it, so they are written by the next --emit-jobs once its jobs have run. */
 int vbc_atlas_emit_jobs(vbc_atlas *a, const char *vbc, const char *path, size_t *njobs,
                         vbc_error *err) {
   *njobs = 0;
+  size_t k = max_case_levels(a) - 1;
+  if (a->budget > 0.0 && !a->force)
+    for (k = 0; k + 1 < max_case_levels(a) && level_settled(a, k);) ++k;
+  if (vbc_atlas_plan_level(a, k, err) != VBC_OK) return err->code;
+  a->emitted_levels = k + 1;
   vbc_file out;
   if (vbc_file_open(&out, path, ".tmp", err) != VBC_OK) return err->code;
   for (size_t c = 0; c < a->spec.ncases; ++c) {
@@ -203,6 +231,7 @@ void vbc_atlas_free(vbc_atlas *a) {
   for (size_t c = 0; a->sweeps && c < a->spec.ncases; ++c) vbc_sweep_free(&a->sweeps[c]);
   free(a->sweeps);
   free(a->cells);
+  free(a->held);
   vbc_atlas_spec_free(&a->spec);
   memset(a, 0, sizeof *a);
 }

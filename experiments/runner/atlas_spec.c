@@ -274,7 +274,8 @@ static int load_cases(vbc_atlas_spec *s, vbc_error *err) {
 }
 
 int vbc_atlas_spec_load(vbc_atlas_spec *s, const char *path, vbc_error *err) {
-  static const char *const keys[] = {"name", "description", "methods", "cases", NULL};
+  static const char *const keys[] = {"name", "description", "methods", "cases",
+                                     "cell_budget_cpu_seconds", NULL};
   memset(s, 0, sizeof *s);
   snprintf(s->file, sizeof s->file, "%s", path);
   dir_of(s->file, s->dir, sizeof s->dir);
@@ -286,6 +287,10 @@ int vbc_atlas_spec_load(vbc_atlas_spec *s, const char *path, vbc_error *err) {
     return bad(s->file, err, "name", "a name of lower-case letters, digits and _");
   s->description = string_at(s->root, "description");
   if (s->description == NULL) return bad(s->file, err, "description", "a non-empty string");
+  const cJSON *budget = cJSON_GetObjectItemCaseSensitive(s->root, "cell_budget_cpu_seconds");
+  if (budget && !(cJSON_IsNumber(budget) && budget->valuedouble >= 0.0))
+    return bad(s->file, err, "cell_budget_cpu_seconds", "a number of CPU seconds >= 0 (0: none)");
+  s->cell_budget = budget ? budget->valuedouble : 0.0;
   if (load_methods(s, err) != VBC_OK) return err->code;
   return load_cases(s, err);
 }

@@ -1,10 +1,10 @@
 /* atlas_table.c — every cell of the atlas read back from its run (so the table can be rebuilt
  * from stored results at any time) and written as DIR/atlas.csv and DIR/atlas.json: case,
  * method, spacing, status, the case's errors, the observed order against the next coarser
- * spacing, cost (wall seconds, particle-steps per second, peak memory, mean solver iterations),
- * warnings and the message of a failure or refusal; atlas.json adds each method's order fitted
- * over a case's levels. A missing value is an empty CSV field and
- * null in the JSON, as in the sweep tables. */
+ * spacing, cost (wall and CPU seconds, particle-steps per second, peak memory, mean solver
+ * iterations), warnings and the message of a failure, a refusal or a cell over the cost budget;
+ * atlas.json adds each method's order fitted over a case's levels. A missing value is an empty
+ * CSV field and null in the JSON, as in the sweep tables. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,12 @@ static vbc_sweep_case *find_run(const vbc_sweep *sw, const char *method, double 
   return NULL;
 }
 
+vbc_sweep_case *vbc_atlas_run_of(const vbc_atlas *a, size_t c, size_t m, size_t k) {
+  const cJSON *level = cJSON_GetArrayItem(a->spec.cases[c].levels, (int)k);
+  return find_run(&a->sweeps[c], a->spec.methods[m],
+                  cJSON_GetObjectItemCaseSensitive(level, "spacing")->valuedouble);
+}
+
 static double number_at(const cJSON *obj, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
@@ -55,7 +61,7 @@ static void read_cell(const vbc_atlas *a, const vbc_sweep *sw, vbc_sweep_case *r
                       vbc_atlas_cell *cell) {
   const vbc_atlas_case *k = &a->spec.cases[cell->c];
   for (size_t e = 0; e < VBC_ATLAS_MAX_ERRORS; ++e) cell->errors[e] = NAN;
-  cell->order = cell->wall_seconds = cell->particle_steps_per_second = NAN;
+  cell->order = cell->wall_seconds = cell->cpu_seconds = cell->particle_steps_per_second = NAN;
   cell->peak_memory_mib = cell->iterations_mean = NAN;
   cell->status = "not run";
   if (run == NULL) return;
@@ -75,6 +81,7 @@ static void read_cell(const vbc_atlas *a, const vbc_sweep *sw, vbc_sweep_case *r
   for (size_t e = 0; e < k->nerrors; ++e)
     cell->errors[e] = vbc_sweep_case_metric(summary, k->errors[e].metric);
   cell->wall_seconds = number_at(summary, "wall_seconds");
+  cell->cpu_seconds = number_at(summary, "cpu_seconds");
   cell->particle_steps_per_second = number_at(summary, "particle_steps_per_second");
   cell->peak_memory_mib = number_at(summary, "peak_memory_mib");
   cell->iterations_mean =
@@ -113,6 +120,9 @@ int vbc_atlas_collect(vbc_atlas *a, vbc_error *err) {
         const cJSON *level = cJSON_GetArrayItem(a->spec.cases[c].levels, (int)k);
         cell->spacing = cJSON_GetObjectItemCaseSensitive(level, "spacing")->valuedouble;
         read_cell(a, sw, find_run(sw, a->spec.methods[m], cell->spacing), cell);
+        const char *held = a->held ? a->held[vbc_atlas_slot(a, c, m, k)] : "";
+        if (strcmp(cell->status, "not run") == 0 && held[0])
+          snprintf(cell->message, sizeof cell->message, "%s", held);
         const vbc_atlas_cell *coarser = k > 0 ? &a->cells[a->ncells - 2] : NULL;
         double e0 = ok_error(coarser), e1 = ok_error(cell);
         if (e0 > 0.0 && e1 > 0.0)
@@ -182,6 +192,7 @@ static cJSON *cell_json(const vbc_atlas *a, const vbc_atlas_cell *x, const char 
   json_number(o, "order", x->order);
   for (size_t i = 0; i < nnames; ++i) json_number(o, names[i], cell_metric(a, x, names[i]));
   json_number(o, "wall_seconds", x->wall_seconds);
+  json_number(o, "cpu_seconds", x->cpu_seconds);
   json_number(o, "particle_steps_per_second", x->particle_steps_per_second);
   json_number(o, "peak_memory_mib", x->peak_memory_mib);
   json_number(o, "iterations_mean", x->iterations_mean);
@@ -199,7 +210,8 @@ int vbc_atlas_write_table(const vbc_atlas *a, vbc_error *err) {
   if (vbc_file_open(&csv, path, ".tmp", err) != VBC_OK) return err->code;
   fputs("case,method,level,spacing,status,error_metric,error,order", csv.f);
   for (size_t i = 0; i < nnames; ++i) csv_text(csv.f, names[i]);
-  fputs(",wall_seconds,particle_steps_per_second,peak_memory_mib,iterations_mean,warnings,"
+  fputs(",wall_seconds,cpu_seconds,particle_steps_per_second,peak_memory_mib,iterations_mean,"
+        "warnings,"
         "message\n",
         csv.f);
   cJSON *rows = cJSON_CreateArray();
@@ -215,6 +227,7 @@ int vbc_atlas_write_table(const vbc_atlas *a, vbc_error *err) {
     csv_number(csv.f, x->order);
     for (size_t j = 0; j < nnames; ++j) csv_number(csv.f, cell_metric(a, x, names[j]));
     csv_number(csv.f, x->wall_seconds);
+    csv_number(csv.f, x->cpu_seconds);
     csv_number(csv.f, x->particle_steps_per_second);
     csv_number(csv.f, x->peak_memory_mib);
     csv_number(csv.f, x->iterations_mean);

@@ -108,6 +108,9 @@ typedef struct vbc_sweep_case {
   char *label;              /* "spacing=0.01 time.dt=0.002" */
   int is_state;             /* the case that dumps the frozen state (from_state {"step"}) */
   vbc_case_state state;
+  int held;                 /* not to be run by vbc_sweep_execute / emit-jobs now (the atlas holds
+                               a finer level back until the coarser one is done, or for good when
+                               it is predicted over the atlas's cost budget) */
   char message[512];        /* why it failed */
   double t_end;             /* the scene's time.end [s] (the progress lines' end); NAN for a
                                replay of a frozen state (one step) */

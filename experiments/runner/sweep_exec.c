@@ -209,7 +209,7 @@ static int finish_case(const vbc_sweep *sw, slot *s, int status, tally *t, vbc_e
 }
 
 static int needs_run(const vbc_sweep_case *c, int force) {
-  if (c->state == VBC_CASE_REFUSED) return 0;
+  if (c->state == VBC_CASE_REFUSED || c->held) return 0;
   return force || c->state == VBC_CASE_PENDING || c->state == VBC_CASE_INCOMPLETE;
 }
 

@@ -68,7 +68,7 @@ static int job_cwd(const char *vbc, char *cwd, size_t size, vbc_error *err) {
 }
 
 static int job_wanted(const vbc_sweep_case *c, int force) {
-  return !c->is_state && c->state != VBC_CASE_REFUSED &&
+  return !c->is_state && c->state != VBC_CASE_REFUSED && !c->held &&
          (force || c->state == VBC_CASE_PENDING || c->state == VBC_CASE_INCOMPLETE);
 }
 
