@@ -16,17 +16,33 @@ static const double TAU[] = {0.0, 0.13782051282051286, 0.28205128205128205, 0.36
                              0.8429487179487178, 1.032051282051282, 1.8814102564102564};
 static const double PEN[] = {0.0, 0.40104166666666696, 0.9427083333333335, 1.4375,
                              1.6822916666666665, 2.010416666666667, 2.723958333333333};
+/* The 2D boundary-element curve for 1000 kg/m^3 (metrics/cylinder_entry.c), from (0, 0) */
+static const double BEM_TAU[] = {
+    0.0,                0.0032051282051282215, 0.1121794871794872, 0.24999999999999997,
+    0.3685897435897436, 0.4487179487179487,    0.5865384615384615, 0.7083333333333333,
+    0.862179487179487,  0.9679487179487178,    1.0769230769230769, 1.2692307692307692,
+    1.3814102564102562, 1.5576923076923075,    1.6923076923076923, 1.8108974358974357};
+static const double BEM_PEN[] = {
+    0.0,                0.0,                   0.24479166666666652, 0.546875,
+    0.7500000000000004, 0.8906250000000004,    1.125,               1.3177083333333335,
+    1.5416666666666665, 1.6979166666666667,    1.8645833333333335,  2.0885416666666665,
+    2.223958333333333,  2.411458333333333,     2.5572916666666665,  2.671875};
 static const double D = 0.11, G = 9.81;
 
-/* p/D at tau, linear between the points (0 at 0), times factor. */
-static double pen_exp(double tau, double factor) {
+/* p/D at tau, linear between the n points (0 at 0), times factor. */
+static double pen_at(const double *tau_k, const double *pen_k, size_t n, double tau,
+                     double factor) {
   size_t k = 1;
-  while (k < 6 && TAU[k] < tau) ++k;
-  return factor * (PEN[k - 1] + (PEN[k] - PEN[k - 1]) * (tau - TAU[k - 1]) / (TAU[k] - TAU[k - 1]));
+  while (k < n - 1 && tau_k[k] < tau) ++k;
+  return factor * (pen_k[k - 1] + (pen_k[k] - pen_k[k - 1]) * (tau - tau_k[k - 1]) /
+                                      (tau_k[k] - tau_k[k - 1]));
 }
 
-/* Feed the benchmark a body whose centre drops by D pen_exp(tau) every 1e-4 s to t_end. */
-static cJSON *metrics_of(double factor, double t_end, const char *params_json) {
+static double pen_exp(double tau, double factor) { return pen_at(TAU, PEN, 7, tau, factor); }
+
+/* Feed the benchmark a body whose centre drops by D pen(tau) every 1e-4 s to t_end, pen
+ * following the experiment (bem 0) or the boundary-element curve (bem 1). */
+static cJSON *metrics_along(int bem, double factor, double t_end, const char *params_json) {
   const vbc_benchmark_type *bt = &vbc_benchmark_cylinder_entry;
   synthetic_bench B;
   synthetic_bench_start(&B, bt, 9.5, G, params_json);
@@ -34,11 +50,16 @@ static cJSON *metrics_of(double factor, double t_end, const char *params_json) {
   const double h = 1e-4, y0 = 0.715, ts = sqrt(D / G);
   for (long k = 0; k * h <= t_end + 1e-12; ++k) {
     B.sim.time = (double)k * h;
-    B.body.x.y = y0 - D * pen_exp(B.sim.time / ts, factor);
+    const double tau = B.sim.time / ts;
+    B.body.x.y = y0 - D * (bem ? pen_at(BEM_TAU, BEM_PEN, 16, tau, factor) : pen_exp(tau, factor));
     B.body.v.y = k == 0 ? -2.955 : -1.0;
     cr_assert_eq(bt->observe(B.state, &B.sim, &err), 0);
   }
   return synthetic_bench_stop(&B, bt);
+}
+
+static cJSON *metrics_of(double factor, double t_end, const char *params_json) {
+  return metrics_along(0, factor, t_end, params_json);
 }
 
 static double num(const cJSON *m, const char *key) {
@@ -67,6 +88,23 @@ Test(cylinder_entry, the_experiment_scores_zero_and_a_scaled_copy_its_scale) {
   cJSON_Delete(m);
   m = metrics_of(1.0, 1.0 * sqrt(D / G), "{\"data\": \"rho1000\"}");
   cr_assert_eq(num(m, "penetration_points"), 4.0);
+  cJSON_Delete(m);
+}
+
+/* The 2D reference: a history along the boundary-element curve scores about zero against it
+ * (but not against the experiment), a copy 10 % deeper 0.1 times the mean of its points after
+ * entry. The BEM's second point (tau = 0.0032, p/D = -0.005) is read as 0 here, 0.005 off. */
+Test(cylinder_entry, the_bem_curve_is_the_2d_reference) {
+  const double t_end = 1.85 * sqrt(D / G);
+  cJSON *m = metrics_along(1, 1.0, t_end, "{\"data\": \"rho1000\"}");
+  cr_assert_lt(num(m, "penetration_bem_error_mean"), 2e-3);
+  cr_assert_lt(num(m, "penetration_bem_error_max"), 6e-3);
+  cr_assert_gt(num(m, "penetration_error_mean"), 0.05, "the experiment differs from the BEM");
+  cJSON_Delete(m);
+  m = metrics_along(1, 1.1, t_end, "{\"data\": \"rho1000\"}");
+  double sum = 0.0;
+  for (int k = 1; k < 16; ++k) sum += BEM_PEN[k];
+  cr_assert_float_eq(num(m, "penetration_bem_error_mean"), 0.1 * sum / 15.0, 3e-3);
   cJSON_Delete(m);
 }
 
