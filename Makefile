@@ -5,7 +5,8 @@
 #               scene (scripts/animations.sh: results/demo/animations/*/animation.mp4)
 #   make figs   the same sweeps into paper_figs/out (paper_figs/README.md is the index)
 #   make atlas  every method preset on every validation case at every spacing of the case
-#               (experiments/atlas/atlas.json, docs/atlas.md) into paper_figs/out/atlas;
+#               (experiments/atlas/atlas.json, docs/atlas.md) into paper_figs/out/atlas, but
+#               for the cells predicted over the spec's cost budget (15 CPU-minutes a cell);
 #               make demo draws the coarsest spacing of its quicker cases
 #               (experiments/atlas/demo.json) into results/demo/atlas
 #   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
