@@ -39,7 +39,13 @@
  * reaction to what its staggered particles gave the fluid (eq. 21 with eq. 28's force, the mass
  * being the fluid particle's share that the remap used: solvers/blocks/staggered/staggered.c). Bodies move
  * weakly: their new velocity reaches the fluid rows in the next step, as in He's Alg. 1. A fluid
- * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage. */
+ * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage.
+ *
+ * p^d across steps, which Alg. 2 leaves open: restarted from zero (the pre-pass block's default),
+ * or, under method.prepass.warm_start, begun from the pressure the last step wrote (pd_kept
+ * total: p^d + p^v, so p^v's share is carried into p^d) or from the last p^d alone (pd_kept pd);
+ * before the first step p^d is zero or, pd_initial hydrostatic, rho0 |g| depth (an initial
+ * condition for a pool at rest). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,20 +98,6 @@ static const vbc_param_spec stag_params[] = {
      "the pressure the previous step wrote, p^d + p^v: p^v's share is carried into p^d) or pd "
      "(the previous step's p^d alone)",
      pd_keep_choices},
-    {"pd_rounds", VBC_PARAM_NUMBER, 1, 1, 50, 0,
-     "pd_body_load eq23: rounds of pre-pass solve and eq. 23 body load per step; from the second "
-     "round on the pre-pass is solved again (from u*, and from the last round's p^d) against the "
-     "bodies' velocities after the last round's load, which is replaced by the new one, "
-     "relaxed by pd_relaxation (1: one round, the load after the solve, as Alg. 1 prints it)",
-     NULL},
-    {"pd_predict", VBC_PARAM_BOOL, 0, 0, 1, 0,
-     "pd_body_load eq23: before the pre-pass the bodies take eq. 23's load from the previous "
-     "step's p^d, and after it the difference to the new p^d's, so that the pre-pass's rows see "
-     "the bodies already carried (false: the whole load after the pre-pass, as Alg. 1 prints it)",
-     NULL},
-    {"pd_relaxation", VBC_PARAM_NUMBER, 1.0, 0.0, 1.0, 0,
-     "pd_rounds > 1: the share of the change of the eq. 23 load a round applies",
-     NULL},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 typedef struct staggered_state {
@@ -115,16 +107,11 @@ typedef struct staggered_state {
   int pd_start;         /* method.pd_initial: PD_START_ZERO or PD_START_HYDROSTATIC */
   int have_pd;          /* pd holds the previous step's p^d */
   int pd_keep;          /* method.pd_kept: PD_KEEP_TOTAL or PD_KEEP_PD */
-  int pd_rounds;        /* method.pd_rounds */
-  double pd_relax;      /* method.pd_relaxation */
-  int pd_predict;       /* method.pd_predict */
-  int predicted;        /* this step's bodies took the previous p^d's load before the pre-pass */
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass; under alg1, after it those before
                            the p^v solve */
   vbc_vec *shift;       /* per particle: h du^d, the pre-pass's move (0 for non-fluid) */
   vbc_vec *impulse;     /* per particle: the reaction a rigid particle takes (two-way coupling) */
-  vbc_vec *applied;     /* per particle: the eq. 23 impulse applied so far this step (pd_rounds) */
   double *pd, *pd_smooth; /* p^d and its smoothed value, per particle */
   double initial_error;   /* staggered p^v block: E before the solve, h mean |div| (eq. 10) */
 } staggered_state;
@@ -138,24 +125,20 @@ static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
   s->pd_muller = vbc_param_choice(c->params, stag_params, "pd_force") == 1;
   s->pd_start = vbc_param_choice(c->params, stag_params, "pd_initial");
   s->pd_keep = vbc_param_choice(c->params, stag_params, "pd_kept");
-  s->pd_rounds = (int)vbc_param_number(c->params, stag_params, "pd_rounds");
-  s->pd_relax = vbc_param_number(c->params, stag_params, "pd_relaxation");
-  s->pd_predict = vbc_param_bool(c->params, stag_params, "pd_predict");
   return s;
 }
 
 static void stag_free(void *state) {
   staggered_state *s = state;
-  free(s->u), free(s->shift), free(s->pd), free(s->pd_smooth), free(s->impulse), free(s->applied);
+  free(s->u), free(s->shift), free(s->pd), free(s->pd_smooth), free(s->impulse);
   free(s);
 }
 
 static int grow_arrays(staggered_state *s, size_t n, vbc_error *err) {
-  return vbc_grow(
-      &s->cap, n, (void *[]){&s->u, &s->shift, &s->pd, &s->pd_smooth, &s->impulse, &s->applied},
-      (size_t[]){sizeof *s->u, sizeof *s->shift, sizeof *s->pd, sizeof *s->pd_smooth,
-                 sizeof *s->impulse, sizeof *s->applied},
-      6, err);
+  return vbc_grow(&s->cap, n, (void *[]){&s->u, &s->shift, &s->pd, &s->pd_smooth, &s->impulse},
+                  (size_t[]){sizeof *s->u, sizeof *s->shift, sizeof *s->pd, sizeof *s->pd_smooth,
+                             sizeof *s->impulse},
+                  5, err);
 }
 
 /* pd_initial hydrostatic: before the first step's explicit terms, keep u^0, from which the first
@@ -206,11 +189,6 @@ static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
     memcpy(p->pressure, s->pd, p->n * sizeof *p->pressure);
   }
   memcpy(s->u, p->vel, p->n * sizeof *s->u);
-  s->predicted = s->pd_predict && s->pd_load == PD_LOAD_EQ23 && s->have_pd && c->sys->nbodies;
-  if (s->predicted) {
-    vbc_staggered_pd_impulses(c->sys, s->pd, s->pd_mirrored, s->pd_muller, s->applied);
-    vbc_staggered_pd_push(c->sys, s->applied);
-  }
   return VBC_OK;
 }
 
@@ -239,47 +217,6 @@ static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error 
                              VBC_FIGURE_MEAN_MAX, err);
 }
 
-/* Alg. 1 line 5 with eq. 23: the bodies take eq. 23's load from p^d. With pd_rounds > 1 the
- * pre-pass is solved again against the bodies' new velocities (the fluid back at u*, the rows
- * warm-started from the last p^d if the pre-pass warm-starts at all), and the bodies' load becomes
- * the new p^d's, relaxed: a partitioned fixed-point iteration of the p^d/body coupling, so that
- * body and fluid end the pre-pass on one p^d instead of the body answering one step late. */
-static int eq23_rounds(vbc_coupling *c, size_t stage, vbc_error *err) {
-  staggered_state *s = c->state;
-  vbc_system *sys = c->sys;
-  vbc_particles *p = sys->particles;
-  vbc_staggered_pd_impulses(sys, p->pressure, s->pd_mirrored, s->pd_muller, s->impulse);
-  if (s->predicted) {
-    for (size_t i = 0; i < p->n; ++i) {
-      const vbc_vec full = s->impulse[i];
-      s->impulse[i] = vbc_vec_sub(full, s->applied[i]);
-      s->applied[i] = full;
-    }
-    vbc_staggered_pd_push(sys, s->impulse);
-  } else {
-    vbc_staggered_pd_push(sys, s->impulse);
-    memcpy(s->applied, s->impulse, p->n * sizeof *s->applied);
-  }
-  for (int round = 1; round < s->pd_rounds; ++round) {
-    for (size_t i = 0; i < p->n; ++i)
-      if (p->kind[i] == VBC_FLUID) p->vel[i] = s->u[i];
-    vbc_problem *pb = &c->problem[stage];
-    vbc_solve_result res;
-    if (vbc_problem_prepare(pb, err) != VBC_OK ||
-        vbc_solve(&c->solver[stage], pb, &res, NULL, err) != VBC_OK)
-      return err->code;
-    vbc_problem_finish(pb);
-    vbc_staggered_pd_impulses(sys, p->pressure, s->pd_mirrored, s->pd_muller, s->impulse);
-    for (size_t i = 0; i < p->n; ++i) {
-      s->impulse[i] = vbc_vec_scale(vbc_vec_sub(s->impulse[i], s->applied[i]), s->pd_relax);
-      s->applied[i] = vbc_vec_add(s->applied[i], s->impulse[i]);
-    }
-    vbc_staggered_pd_push(sys, s->impulse);
-  }
-  memcpy(s->impulse, s->applied, p->n * sizeof *s->impulse);
-  return VBC_OK;
-}
-
 /* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour
  * lists follow the moved particles. Alg. 1 line 5: the bodies take the reaction to p^d. */
 static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err) {
@@ -287,7 +224,8 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
   staggered_state *s = c->state;
   vbc_particles *p = c->sys->particles;
   if (s->pd_load == PD_LOAD_EQ23 && c->sys->nbodies > 0) {
-    if (eq23_rounds(c, stage, err) != VBC_OK) return err->code;
+    vbc_staggered_pd_impulses(c->sys, p->pressure, s->pd_mirrored, s->pd_muller, s->impulse);
+    vbc_staggered_pd_push(c->sys, s->impulse);
   } else {
     push_bodies(c, DENSITY);
   }

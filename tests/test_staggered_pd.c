@@ -80,3 +80,44 @@ Test(staggered_pd, eq23_from_mirrored_p_d_carries_the_fluid_pressure, .timeout =
   cr_assert(zero / warm > 0.4 && zero / warm < 0.6, "p^d = 0 on the solid: %g of mirrored's %g",
             zero, warm);
 }
+
+/* pd_initial hydrostatic: the first step's pre-pass begins from rho0 g depth, so eq. 23 gives
+ * the held box Archimedes from the first step (measured 1.076; the p^d of the level l/2 above the
+ * top particles, mirrored onto the solid), where p^d from zero gives it nothing yet. */
+Test(staggered_pd, a_hydrostatic_initial_p_d_carries_the_box_from_the_first_step, .timeout = 30) {
+  const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
+  const char *const common[] = {"time.end=0.0025", "method.pd_body_load=eq23",
+                                "method.prepass.warm_start=true",
+                                "method.prepass.warm_start_factor=1.0"};
+  cJSON *s = held("spd_first_zero", SETS(common[0], common[1], common[2], common[3]), 4);
+  const double zero = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  s = held("spd_first_hydro", SETS(common[0], common[1], common[2], common[3],
+                                    "method.pd_initial=hydrostatic"), 5);
+  const double hydro = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  cr_assert(fabs(zero) < 0.05, "p^d from zero, first step: %g of Archimedes", zero);
+  cr_assert(hydro > 0.95 && hydro < 1.15, "hydrostatic p^d, first step: %g of Archimedes", hydro);
+}
+
+/* pd_kept: a warm-started pre-pass begins from the previous step's p^d alone (pd) or from the
+ * pressure the step wrote, p^d + p^v (total, the default). From a hydrostatic start at factor 1
+ * the two part within 100 steps: held alone, p^d and p^v trade the column's weight along an
+ * unstable split (the docs' "The body's weight through p^d"), and eq. 23 hands the box p^d's
+ * share, 2.04 of Archimedes over 0-0.25 s, against 1.31 with p^v carried into p^d (measured). */
+Test(staggered_pd, p_d_kept_alone_trades_the_load_with_p_v, .timeout = 30) {
+  const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
+  const char *const common[] = {"time.end=0.25", "method.pd_body_load=eq23",
+                                "method.prepass.warm_start=true",
+                                "method.prepass.warm_start_factor=1.0",
+                                "method.pd_initial=hydrostatic"};
+  cJSON *s = held("spd_kept_total", SETS(common[0], common[1], common[2], common[3], common[4]), 5);
+  const double total = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  s = held("spd_kept_pd", SETS(common[0], common[1], common[2], common[3], common[4],
+                               "method.pd_kept=pd"), 6);
+  const double alone = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  cr_assert(total > 1.15 && total < 1.45, "p^v carried into p^d: %g of Archimedes", total);
+  cr_assert(alone > 1.7, "p^d kept alone: %g of Archimedes", alone);
+}
