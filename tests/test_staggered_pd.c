@@ -41,7 +41,8 @@ Test(staggered_pd, the_stage_loads_add_up_to_the_recorded_load, .timeout = 60) {
 }
 
 /* Over 0.5-1 s (l = 0.02): p^d restarted from zero each step (He's three iterations, the
- * default) gives the box 0.75 of Archimedes, p^d kept over steps (warm start, factor 0.8) 1.01
+ * default) gives the box 0.75 of Archimedes, p^d kept over steps (warm start, factor 0.8, from
+ * p^d + p^v: pd_kept total) 1.01
  * (measured; docs/notes/staggered-journal.md, "The body's weight"). */
 Test(staggered_pd, p_d_held_over_steps_carries_archimedes, .timeout = 60) {
   const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
