@@ -1,8 +1,10 @@
 /* test_staggered_pd.c — the body's load through p^d under the staggered coupler
  * (couplers/staggered.c; He et al., ACM Trans. Graph. 31(6) 149, 2012, Alg. 1 line 5 and eq. 23,
  * substituted by the sph_density rows): the per-stage figure body_force_y splits the load the
- * cylinder_flow benchmark records into the pre-pass's and the p^v solve's, and on a box held
- * half in water the load reaches Archimedes only through p^d held over steps (warm start). */
+ * cylinder_flow benchmark records into the pre-pass's and the p^v solve's, on a box held half in
+ * water the load reaches Archimedes only through p^d held over steps (warm start), p^d's start
+ * (pd_initial) and what persists (pd_kept) move it, and a free box floats on He's own load path
+ * when the p^v solve is stopped by He's E (eq. 29) and sinks when it is driven to a residual. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -121,4 +123,34 @@ Test(staggered_pd, p_d_kept_alone_trades_the_load_with_p_v, .timeout = 30) {
   cJSON_Delete(s);
   cr_assert(total > 1.15 && total < 1.45, "p^v carried into p^d: %g of Archimedes", total);
   cr_assert(alone > 1.7, "p^d kept alone: %g of Archimedes", alone);
+}
+
+/* The free box of ratio 0.5 (buoyancy.json at l = 0.04) under He's own load path: the pre-pass's
+ * p^d load (the block's impulses) and eq. 28's (`momentum`). With the p^v solve stopped by He's
+ * E = 1 % in He's unit it does not start, the pre-pass carries the statics and the box floats
+ * (measured 0.471 over 1-2 s; 0.487 over 2-3 s at l = 0.02); driven to a relative residual of
+ * 10^-2 (the scene's MPS tolerance), p^v carries them, eq. 28 passes the box none of it and it
+ * sinks (1.0 submerged from 0.6 s). */
+Test(staggered_pd, a_free_box_floats_on_hes_load_path_at_hes_error, .timeout = 60) {
+  const char *scene = source_path("experiments/scenes/buoyancy.json");
+  const char *const common[] = {"spacing=0.04", "method.coupler=staggered",
+                                "method.fluid.constraint=staggered", "method.fluid.solver=cg",
+                                "method.fluid.body_load=momentum"};
+  cJSON *s = run_scene("spd_free_he_e", scene,
+                       SETS(common[0], common[1], common[2], common[3], common[4], "time.end=2.0",
+                            "method.fluid.error_measure=density",
+                            "method.fluid.error_tolerance=0.01"),
+                       8);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const double he_e = json_number(s, "metrics.submerged_ratio");
+  const double iterations = json_number(s, "solver.stages.1.iterations_mean");
+  cJSON_Delete(s);
+  s = run_scene("spd_free_residual", scene,
+                SETS(common[0], common[1], common[2], common[3], common[4], "time.end=1.0"), 6);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const double residual = json_number(s, "metrics.submerged_ratio");
+  cJSON_Delete(s);
+  cr_assert(fabs(he_e - 0.5) < 0.05, "He's E: submerged %g (Archimedes 0.5)", he_e);
+  cr_assert(iterations < 0.1, "He's E: p^v iterations a step %g", iterations);
+  cr_assert(residual > 0.8, "p^v to a relative residual: submerged %g", residual);
 }
