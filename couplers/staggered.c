@@ -39,7 +39,13 @@
  * reaction to what its staggered particles gave the fluid (eq. 21 with eq. 28's force, the mass
  * being the fluid particle's share that the remap used: solvers/blocks/staggered/staggered.c). Bodies move
  * weakly: their new velocity reaches the fluid rows in the next step, as in He's Alg. 1. A fluid
- * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage. */
+ * block without boundary impulses (mps, mps_poisson) leaves the bodies to the contact stage.
+ *
+ * p^d across steps, which Alg. 2 leaves open: restarted from zero (the pre-pass block's default),
+ * or, under method.prepass.warm_start, begun from the pressure the last step wrote (pd_kept
+ * total: p^d + p^v, so p^v's share is carried into p^d) or from the last p^d alone (pd_kept pd);
+ * before the first step p^d is zero or, pd_initial hydrostatic, rho0 |g| depth (an initial
+ * condition for a pool at rest). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +64,10 @@ enum { PD_LOAD_IMPULSES, PD_LOAD_EQ23 };
 static const char *const pd_load_choices[] = {"impulses", "eq23", NULL};
 static const char *const pd_solid_choices[] = {"mirrored", "zero", NULL};
 static const char *const pd_force_choices[] = {"full", "muller", NULL};
+enum { PD_START_ZERO, PD_START_HYDROSTATIC };
+enum { PD_KEEP_TOTAL, PD_KEEP_PD };
+static const char *const pd_keep_choices[] = {"total", "pd", NULL};
+static const char *const pd_start_choices[] = {"zero", "hydrostatic", NULL};
 static const vbc_param_spec stag_params[] = {
     {"prepass_move", VBC_PARAM_CHOICE, MOVE_ALG1, 0, 0, 0,
      "where a step leaves the fluid: alg1 (He's Alg. 1: moved by h (u* + du^d), the p^v change "
@@ -77,12 +87,26 @@ static const vbc_param_spec stag_params[] = {
      "pd_body_load eq23: full (c = 1: Monaghan's symmetric gradient, the pre-pass's scale) or "
      "muller (eq. 23 as printed, (p_i + p_j)/2: half a pressure gradient)",
      pd_force_choices},
+    {"pd_initial", VBC_PARAM_CHOICE, PD_START_ZERO, 0, 0, 0,
+     "p^d before the first step, which a warm-started pre-pass (method.prepass.warm_start) "
+     "begins from: zero (the default) or hydrostatic (rho0 |g| times the depth below the "
+     "highest fluid particle plus l/2, g the fluid's mean explicit acceleration of the first "
+     "step: a pool at rest with a level surface)",
+     pd_start_choices},
+    {"pd_kept", VBC_PARAM_CHOICE, PD_KEEP_TOTAL, 0, 0, 0,
+     "what a warm-started pre-pass (method.prepass.warm_start) begins from: total (the default, "
+     "the pressure the previous step wrote, p^d + p^v: p^v's share is carried into p^d) or pd "
+     "(the previous step's p^d alone)",
+     pd_keep_choices},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 typedef struct staggered_state {
   int move;             /* method.prepass_move: MOVE_KEPT, MOVE_ONCE or MOVE_ALG1 */
   int pd_load;          /* method.pd_body_load: PD_LOAD_IMPULSES or PD_LOAD_EQ23 */
   int pd_mirrored, pd_muller; /* eq. 23's open points (pd_solid_pressure, pd_force) */
+  int pd_start;         /* method.pd_initial: PD_START_ZERO or PD_START_HYDROSTATIC */
+  int have_pd;          /* pd holds the previous step's p^d */
+  int pd_keep;          /* method.pd_kept: PD_KEEP_TOTAL or PD_KEEP_PD */
   size_t cap;
   vbc_vec *u;           /* velocities before the pre-pass; under alg1, after it those before
                            the p^v solve */
@@ -99,6 +123,8 @@ static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
   s->pd_load = vbc_param_choice(c->params, stag_params, "pd_body_load");
   s->pd_mirrored = vbc_param_choice(c->params, stag_params, "pd_solid_pressure") == 0;
   s->pd_muller = vbc_param_choice(c->params, stag_params, "pd_force") == 1;
+  s->pd_start = vbc_param_choice(c->params, stag_params, "pd_initial");
+  s->pd_keep = vbc_param_choice(c->params, stag_params, "pd_kept");
   return s;
 }
 
@@ -108,16 +134,60 @@ static void stag_free(void *state) {
   free(s);
 }
 
-/* Keep u* to measure what the pre-pass changes. */
+static int grow_arrays(staggered_state *s, size_t n, vbc_error *err) {
+  return vbc_grow(&s->cap, n, (void *[]){&s->u, &s->shift, &s->pd, &s->pd_smooth, &s->impulse},
+                  (size_t[]){sizeof *s->u, sizeof *s->shift, sizeof *s->pd, sizeof *s->pd_smooth,
+                             sizeof *s->impulse},
+                  5, err);
+}
+
+/* pd_initial hydrostatic: before the first step's explicit terms, keep u^0, from which the first
+ * step's explicit acceleration (gravity, for a fluid at rest) is measured. */
+static int keep_initial_velocities(vbc_coupling *c, vbc_error *err) {
+  staggered_state *s = c->state;
+  const vbc_particles *p = c->sys->particles;
+  if (s->have_pd || s->pd_start != PD_START_HYDROSTATIC) return VBC_OK;
+  if (grow_arrays(s, p->n, err) != VBC_OK) return err->code;
+  memcpy(s->u, p->vel, p->n * sizeof *s->u);
+  return VBC_OK;
+}
+
+/* The hydrostatic p^d of a pool at rest: g the fluid's mean explicit acceleration over the first
+ * step, the level l/2 above the highest fluid particle along -g, p^d = rho0 |g| depth below it
+ * (every particle, walls and bodies included, 0 above the level). The substitute pre-pass holds
+ * the fluid with the full symmetric gradient, so rho0 g depth is the p^d it converges to. */
+static void hydrostatic_pd(const vbc_system *sys, staggered_state *s) {
+  const vbc_particles *p = sys->particles;
+  vbc_vec acc = vbc_vec_zero();
+  size_t nf = 0;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) acc = vbc_vec_add(acc, vbc_vec_sub(p->vel[i], s->u[i])), ++nf;
+  const double g = nf ? sqrt(vbc_vec_norm2(acc)) / ((double)nf * sys->dt) : 0.0;
+  const vbc_vec up = g > 0.0 ? vbc_vec_scale(acc, -1.0 / sqrt(vbc_vec_norm2(acc))) : acc;
+  double level = -INFINITY;
+  for (size_t i = 0; i < p->n; ++i)
+    if (p->kind[i] == VBC_FLUID) level = fmax(level, vbc_vec_dot(p->pos[i], up));
+  level += 0.5 * sys->spacing;
+  for (size_t i = 0; i < p->n; ++i)
+    s->pd[i] = g > 0.0 ? sys->density * g * fmax(0.0, level - vbc_vec_dot(p->pos[i], up)) : 0.0;
+}
+
+/* Keep u* to measure what the pre-pass changes. A warm-started pre-pass (method.prepass.
+ * warm_start) begins from the pressure on the particles, which after a step is p^d + p^v: it
+ * gets p^d alone back, the previous step's (or pd_initial's), so that it is p^d that persists
+ * across steps and p^v is not integrated into it. */
 static int keep_velocities(vbc_coupling *c, size_t stage, vbc_error *err) {
   (void)stage;
   staggered_state *s = c->state;
-  const vbc_particles *p = c->sys->particles;
-  if (vbc_grow(&s->cap, p->n, (void *[]){&s->u, &s->shift, &s->pd, &s->pd_smooth, &s->impulse},
-               (size_t[]){sizeof *s->u, sizeof *s->shift, sizeof *s->pd, sizeof *s->pd_smooth,
-                          sizeof *s->impulse},
-               5, err) != VBC_OK)
-    return err->code;
+  vbc_particles *p = c->sys->particles;
+  if (grow_arrays(s, p->n, err) != VBC_OK) return err->code;
+  if (!s->have_pd && s->pd_start == PD_START_HYDROSTATIC) {
+    hydrostatic_pd(c->sys, s);
+    memcpy(p->pressure, s->pd, p->n * sizeof *p->pressure);
+    s->have_pd = 1;
+  } else if (s->have_pd && s->pd_keep == PD_KEEP_PD) {
+    memcpy(p->pressure, s->pd, p->n * sizeof *p->pressure);
+  }
   memcpy(s->u, p->vel, p->n * sizeof *s->u);
   return VBC_OK;
 }
@@ -160,6 +230,7 @@ static int move_positions(vbc_coupling *c, size_t stage, int ok, vbc_error *err)
     push_bodies(c, DENSITY);
   }
   if (body_force_figure(c, stage, DENSITY, err) != VBC_OK) return err->code;
+  s->have_pd = 1;
   const double h = c->sys->dt;
   for (size_t i = 0; i < p->n; ++i) {
     s->pd[i] = p->pressure[i], s->pd_smooth[i] = p->pressure_smoothed[i];
@@ -283,5 +354,6 @@ const vbc_coupler_type vbc_coupler_staggered = {
     .primary = STAGE_PRESSURE,
     .alloc = stag_alloc,
     .free = stag_free,
+    .begin_step = keep_initial_velocities,
     .records_fluid_impulse = 1,
 };

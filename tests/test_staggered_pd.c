@@ -1,8 +1,10 @@
 /* test_staggered_pd.c — the body's load through p^d under the staggered coupler
  * (couplers/staggered.c; He et al., ACM Trans. Graph. 31(6) 149, 2012, Alg. 1 line 5 and eq. 23,
  * substituted by the sph_density rows): the per-stage figure body_force_y splits the load the
- * cylinder_flow benchmark records into the pre-pass's and the p^v solve's, and on a box held
- * half in water the load reaches Archimedes only through p^d held over steps (warm start). */
+ * cylinder_flow benchmark records into the pre-pass's and the p^v solve's, on a box held half in
+ * water the load reaches Archimedes only through p^d held over steps (warm start), p^d's start
+ * (pd_initial) and what persists (pd_kept) move it, and a free box floats on He's own load path
+ * when the p^v solve is stopped by He's E (eq. 29) and sinks when it is driven to a residual. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -41,7 +43,8 @@ Test(staggered_pd, the_stage_loads_add_up_to_the_recorded_load, .timeout = 60) {
 }
 
 /* Over 0.5-1 s (l = 0.02): p^d restarted from zero each step (He's three iterations, the
- * default) gives the box 0.75 of Archimedes, p^d kept over steps (warm start, factor 0.8) 1.01
+ * default) gives the box 0.75 of Archimedes, p^d kept over steps (warm start, factor 0.8, from
+ * p^d + p^v: pd_kept total) 1.01
  * (measured; docs/notes/staggered-journal.md, "The body's weight"). */
 Test(staggered_pd, p_d_held_over_steps_carries_archimedes, .timeout = 60) {
   const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
@@ -79,4 +82,75 @@ Test(staggered_pd, eq23_from_mirrored_p_d_carries_the_fluid_pressure, .timeout =
   cr_assert(mirrored > 0.85 && mirrored < 1.05, "eq. 23, p^d mirrored: %g of Archimedes", mirrored);
   cr_assert(zero / warm > 0.4 && zero / warm < 0.6, "p^d = 0 on the solid: %g of mirrored's %g",
             zero, warm);
+}
+
+/* pd_initial hydrostatic: the first step's pre-pass begins from rho0 g depth, so eq. 23 gives
+ * the held box Archimedes from the first step (measured 1.076; the p^d of the level l/2 above the
+ * top particles, mirrored onto the solid), where p^d from zero gives it nothing yet. */
+Test(staggered_pd, a_hydrostatic_initial_p_d_carries_the_box_from_the_first_step, .timeout = 30) {
+  const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
+  const char *const common[] = {"time.end=0.0025", "method.pd_body_load=eq23",
+                                "method.prepass.warm_start=true",
+                                "method.prepass.warm_start_factor=1.0"};
+  cJSON *s = held("spd_first_zero", SETS(common[0], common[1], common[2], common[3]), 4);
+  const double zero = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  s = held("spd_first_hydro", SETS(common[0], common[1], common[2], common[3],
+                                    "method.pd_initial=hydrostatic"), 5);
+  const double hydro = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  cr_assert(fabs(zero) < 0.05, "p^d from zero, first step: %g of Archimedes", zero);
+  cr_assert(hydro > 0.95 && hydro < 1.15, "hydrostatic p^d, first step: %g of Archimedes", hydro);
+}
+
+/* pd_kept: a warm-started pre-pass begins from the previous step's p^d alone (pd) or from the
+ * pressure the step wrote, p^d + p^v (total, the default). From a hydrostatic start at factor 1
+ * the two part within 100 steps: held alone, p^d and p^v trade the column's weight along an
+ * unstable split (the docs' "The body's weight through p^d"), and eq. 23 hands the box p^d's
+ * share, 2.04 of Archimedes over 0-0.25 s, against 1.31 with p^v carried into p^d (measured). */
+Test(staggered_pd, p_d_kept_alone_trades_the_load_with_p_v, .timeout = 30) {
+  const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
+  const char *const common[] = {"time.end=0.25", "method.pd_body_load=eq23",
+                                "method.prepass.warm_start=true",
+                                "method.prepass.warm_start_factor=1.0",
+                                "method.pd_initial=hydrostatic"};
+  cJSON *s = held("spd_kept_total", SETS(common[0], common[1], common[2], common[3], common[4]), 5);
+  const double total = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  s = held("spd_kept_pd", SETS(common[0], common[1], common[2], common[3], common[4],
+                               "method.pd_kept=pd"), 6);
+  const double alone = json_number(s, "solver.stages.0.mean_body_force_y") / archimedes;
+  cJSON_Delete(s);
+  cr_assert(total > 1.15 && total < 1.45, "p^v carried into p^d: %g of Archimedes", total);
+  cr_assert(alone > 1.7, "p^d kept alone: %g of Archimedes", alone);
+}
+
+/* The free box of ratio 0.5 (buoyancy.json at l = 0.04) under He's own load path: the pre-pass's
+ * p^d load (the block's impulses) and eq. 28's (`momentum`). With the p^v solve stopped by He's
+ * E = 1 % in He's unit it does not start, the pre-pass carries the statics and the box floats
+ * (measured 0.471 over 1-2 s; 0.487 over 2-3 s at l = 0.02); driven to a relative residual of
+ * 10^-2 (the scene's MPS tolerance), p^v carries them, eq. 28 passes the box none of it and it
+ * sinks (1.0 submerged from 0.6 s). */
+Test(staggered_pd, a_free_box_floats_on_hes_load_path_at_hes_error, .timeout = 60) {
+  const char *scene = source_path("experiments/scenes/buoyancy.json");
+  const char *const common[] = {"spacing=0.04", "method.coupler=staggered",
+                                "method.fluid.constraint=staggered", "method.fluid.solver=cg",
+                                "method.fluid.body_load=momentum"};
+  cJSON *s = run_scene("spd_free_he_e", scene,
+                       SETS(common[0], common[1], common[2], common[3], common[4], "time.end=2.0",
+                            "method.fluid.error_measure=density",
+                            "method.fluid.error_tolerance=0.01"),
+                       8);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const double he_e = json_number(s, "metrics.submerged_ratio");
+  const double iterations = json_number(s, "solver.stages.1.iterations_mean");
+  cJSON_Delete(s);
+  s = run_scene("spd_free_residual", scene,
+                SETS(common[0], common[1], common[2], common[3], common[4], "time.end=1.0"), 6);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const double residual = json_number(s, "metrics.submerged_ratio");
+  cJSON_Delete(s);
+  cr_assert(fabs(he_e - 0.5) < 0.05, "He's E: submerged %g (Archimedes 0.5)", he_e);
+  cr_assert(iterations < 0.1, "He's E: p^v iterations a step %g", iterations);
+  cr_assert(residual > 0.8, "p^v to a relative residual: submerged %g", residual);
 }
