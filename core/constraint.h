@@ -429,6 +429,11 @@ double vbc_problem_residual(vbc_problem *pb, double *per_block);
  * over all such rows (IISPH's average density error). per_block (may be NULL) gets each block's
  * mean, NAN for blocks without a measure; returns NAN when no block has one. */
 double vbc_problem_mean_error(const vbc_problem *pb, double *per_block);
+/* The largest row error beside that mean: max of scale |r_k| over the rows the mean's default
+ * measure counts (A_kk > 0, free to move: vbc_rows_error_sum), from rows.residual as the last
+ * residual pass left it, over the blocks with an error measure; NAN if none has one. A mean
+ * over many rows can pass its tolerance while a few rows are far off; this says how far. */
+double vbc_problem_max_error(const vbc_problem *pb);
 
 /* Run solver s on pb until the stopping test holds. Without error_tolerance (0): residual <=
  * tolerance * residual_ref, the residual the rows would have with zero impulses, so that a warm

@@ -127,6 +127,24 @@ double vbc_problem_mean_error(const vbc_problem *pb, double *per_block) {
   return measured ? (count ? sum / (double)count : 0.0) : NAN;
 }
 
+double vbc_problem_max_error(const vbc_problem *pb) {
+  double worst = NAN;
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    const vbc_block *blk = pb->blocks[b];
+    if (blk->type->error_scale == NULL) continue;
+    const vbc_rows *r = &blk->rows;
+    const double scale = r->n ? blk->type->error_scale(blk->state, pb->sys) : 0.0;
+    double m = 0.0;
+    for (size_t k = 0; k < r->n; ++k) {
+      const double res = r->residual[k], lam = r->impulse[k];
+      const int free_to_move = (res > 0.0 && lam < r->hi[k]) || (res < 0.0 && lam > r->lo[k]);
+      if (r->diag[k] > 0.0 && free_to_move) m = fmax(m, scale * fabs(res));
+    }
+    worst = isnan(worst) ? m : fmax(worst, m);
+  }
+  return worst;
+}
+
 /* r_k = b_k - J_k v into every block's rows.residual. */
 static void residual_passes(vbc_problem *pb) {
   for (size_t b = 0; b < pb->nblocks; ++b) {

@@ -12,7 +12,9 @@
  *      Kurose's scheme (fluid and bodies exchange momentum through the contacts of step 3 only),
  *      true adds the pressure as a second channel inside this solve (the `strong` coupler's
  *      treatment of the pressure, without the contacts in the same loop). Blocks that never
- *      move bodies (sph_density) behave as rigid_pressure = false. Measured on
+ *      move bodies (sph_density) behave as rigid_pressure = false, so with a free or pinned body
+ *      the set-up refuses every fluid block but mps with rigid_pressure (body_traits below)
+ *      unless method.uncoupled_bodies opts in. Measured on
  *      experiments/scenes/kurose_bodies.json: with mps and rigid_pressure = false the bodies lose
  *      their buoyancy (the block's pressure pushes the fluid off a body's particles with no
  *      reaction on the body, which sinks almost in free fall); Kurose's fluid does not see the
@@ -166,4 +168,10 @@ const vbc_coupler_type vbc_coupler_lemke_contacts = {
     .primary = 0,
     .alloc = lc_alloc,
     .free = lc_free,
+    /* The contacts alone do not carry the fluid's static load: with a fluid block whose impulses
+     * do not push the bodies (mps_poisson, staggered, sph_density, dfsph, mps with rigid_pressure
+     * false) a box of half the water's density ends on the floor of the buoyancy scene (l = 0.04,
+     * 1.5 s: submerged ratio 1.0 under sph_density and dfsph; mps with rigid_pressure true floats
+     * it at 0.49). */
+    .body_traits = VBC_ROWS_PUSH_BODIES,
 };

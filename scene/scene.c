@@ -338,8 +338,7 @@ static int load(vbc_scene *s, const char *path, const char *const *sets, int nse
     return vbc_error_set(err, VBC_EXIT_INPUT,
                          "%s: time.dt: expected a number <= time.end (%g), got %g", s->file,
                          s->t_end, s->dt);
-  vbc_scene_check_relaxation(s);
-  return VBC_OK;
+  return vbc_scene_check_relaxation(s, err);
 }
 
 int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,

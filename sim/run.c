@@ -122,9 +122,11 @@ static void name_divergence(const vbc_step_report *rep, vbc_error *err) {
     vbc_error_set(err, code, "stage %s: %s diverged (its residual ended %.3g times where it "
                   "started, after %d iterations)%s; then: %s", r->label, r->solver->name,
                   res->residual / res->residual_ref, res->iterations,
-                  r->solver->relaxation_key ? ": lower its relaxation (vbc validate says the "
-                                              "lattice bound) or use pgs"
-                                            : "",
+                  r->solver->relaxation_key
+                      ? ": lower its relaxation (the set-up's bound holds for the rows of the "
+                        "first two steps only; rows added later, as contacts, can lower it) or "
+                        "use pgs"
+                      : "",
                   msg);
     return;
   }

@@ -1,6 +1,7 @@
 /* sim_api.c — see sim_api.h. A stepped simulation makes exactly the calls of `vbc run`'s time
  * loop (sim/run.c) in the same order — the initial neighbour lists and n_i, then per step the
- * schedule's step size, the coupler's step, the state check and the statistics — and leaves out
+ * schedule's step size, the coupler's step, the state check, the statistics and the run-time
+ * monitors (sim/monitors.h; with `strict` the first warning fails the step) — and leaves out
  * what only writes files or copies state (the last-good backup, series rows, frames, the
  * benchmark's observations), so N steps here give the bits of N steps of `vbc run`. */
 #include <omp.h>
@@ -10,6 +11,7 @@
 
 #include "io/files.h"
 #include "io/json_file.h"
+#include "sim/monitors.h"
 #include "sim/output.h"
 #include "sim/run.h"
 #include "sim/schedule.h"
@@ -35,6 +37,8 @@ struct vbc_simulation {
   vbc_error failure; /* code != VBC_OK once a step failed */
   double wall_seconds, cpu_seconds;
   char *report_text;
+  char *warnings_text;
+  int strict; /* vbc_simulation_options.strict or the scene's output.strict */
 };
 
 static int borrowed_error(vbc_error *err, const char *what) {
@@ -126,6 +130,8 @@ int vbc_simulation_open(vbc_simulation **out, const vbc_scene *scene,
   }
   vbc_number_density(&s->own.sys);
   vbc_run_stats_init(&s->stats, &s->own.coupling);
+  vbc_monitors_start(&s->stats, &s->own);
+  s->strict = (opt && opt->strict) || scene->strict;
   vbc_schedule_init(&s->sched, scene, 0);
   s->frames.compress_frames = scene->compress_frames;
   *out = s;
@@ -138,6 +144,7 @@ void vbc_simulation_close(vbc_simulation *s) {
   if (s->initialised) vbc_sim_free(&s->own);
   vbc_scene_delete(s->own_scene);
   free(s->report_text);
+  free(s->warnings_text);
   free(s);
 }
 
@@ -159,18 +166,19 @@ static int step_once(vbc_simulation *s, vbc_error *err) {
   } else if (rc == VBC_OK) {
     rc = err->code;
   }
+  if (rc == VBC_OK) { /* the run-time monitors, as vbc run's time loop runs them */
+    s->stats.steps_run++;
+    rc = vbc_run_stats_add(&s->stats, &s->report, err);
+    if (rc == VBC_OK) rc = vbc_monitors_step(&s->stats, sim, &s->report, s->strict, err);
+  }
   if (rc == VBC_EXIT_FAILED && strncmp(err->message, "step ", 5) != 0) {
     char msg[sizeof err->message];
     snprintf(msg, sizeof msg, "%s", err->message);
     vbc_error_clear(err);
     vbc_error_set(err, rc, "step %ld (t = %.6g s): %s", sim->step, t_after, msg);
   }
-  if (rc != VBC_OK) {
-    s->failure = *err;
-    return rc;
-  }
-  s->stats.steps_run++;
-  return vbc_run_stats_add(&s->stats, &s->report, err);
+  if (rc != VBC_OK) s->failure = *err;
+  return rc;
 }
 
 int vbc_simulation_step(vbc_simulation *s, long nsteps, vbc_error *err) {
@@ -183,7 +191,8 @@ int vbc_simulation_step(vbc_simulation *s, long nsteps, vbc_error *err) {
     return err->code;
   }
   free(s->report_text);
-  s->report_text = NULL;
+  free(s->warnings_text);
+  s->report_text = s->warnings_text = NULL;
   const double t0 = vbc_now(), cpu0 = vbc_cpu_seconds();
   int rc = VBC_OK;
   for (long k = 0; k < nsteps && rc == VBC_OK; ++k) rc = step_once(s, err);
@@ -293,6 +302,16 @@ const char *vbc_simulation_report_json(vbc_simulation *s, vbc_error *err) {
   cJSON_Delete(root);
   if (s->report_text == NULL) vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (report)");
   return s->report_text;
+}
+
+const char *vbc_simulation_warnings_json(vbc_simulation *s, vbc_error *err) {
+  if (s->borrowed) return borrowed_error(err, "warnings"), NULL;
+  if (s->warnings_text) return s->warnings_text;
+  cJSON *list = vbc_monitors_json(&s->stats);
+  s->warnings_text = list ? cJSON_PrintUnformatted(list) : NULL;
+  cJSON_Delete(list);
+  if (s->warnings_text == NULL) vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (warnings)");
+  return s->warnings_text;
 }
 
 int vbc_simulation_write_frame(vbc_simulation *s, const char *dir, vbc_error *err) {

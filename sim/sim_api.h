@@ -36,6 +36,9 @@ typedef struct vbc_simulation_options {
   int nsets;
   int threads; /* > 0: the OpenMP threads of the process (omp_set_num_threads); results do not
                   depend on it */
+  /* 1: the first run-time monitor warning (sim/monitors.h) fails the step as `vbc run --strict`
+   * does (VBC_EXIT_FAILED, the simulation failed); the scene's output.strict does the same. */
+  int strict;
 } vbc_simulation_options;
 
 /* Set the simulation up (particles, neighbour lists, n_i of the initial state: what `vbc run`
@@ -100,6 +103,12 @@ int vbc_simulation_failed(const vbc_simulation *sim);      /* a step failed */
  * "solve_seconds", and the solver's and the stage's named figures}]}: one solve of each stage
  * of summary.json's solver.stages. NULL with err set when out of memory. */
 const char *vbc_simulation_report_json(vbc_simulation *sim, vbc_error *err);
+
+/* The run-time monitors' warnings so far (every step runs them, as `vbc run` does) as JSON text,
+ * summary.json's `warnings`: [{"code", "what", "first_step", "first_time", "count", "worst"}],
+ * empty when none fired; owned by the simulation and valid until its next step. NULL with err
+ * set when out of memory. Each warning also gets one stderr line when it first fires. */
+const char *vbc_simulation_warnings_json(vbc_simulation *sim, vbc_error *err);
 
 /* Outputs on demand into dir (created): a frame (dir/frames/frame_NNNNNN.vtu and frames.pvd,
  * numbered from 0 for each new dir, as `vbc run` writes them), and summary.json of the steps so

@@ -28,6 +28,8 @@ typedef struct vbc_stage_stats {
   double relres_sum, relres_max, last_relres;
   long error_solves;           /* solves whose blocks had an error measure */
   double error_sum, error_max; /* their final mean constraint error (density error) */
+  /* and their largest row error at the stop (vbc_problem_max_error; sim/monitors.c adds it) */
+  double max_error_sum, max_error_max;
   size_t rows_total, rows_max;
   /* wall seconds: rows built and written back, solves, hooks; rows x iterations of the solves */
   double prepare_seconds, solve_seconds, hook_seconds, row_iterations;
@@ -42,6 +44,8 @@ enum {
   VBC_WARNING_FLUID_IN_BODY,
   VBC_WARNING_COMPRESSION,
   VBC_WARNING_ENERGY_RISE,
+  VBC_WARNING_UNCOUPLED_BODIES,
+  VBC_WARNING_ROW_ERROR,
   VBC_WARNINGS
 };
 typedef struct vbc_warning {

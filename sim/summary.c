@@ -35,6 +35,9 @@ static void add_solve_figures(cJSON *o, const vbc_stage_stats *g) {
   if (g->error_solves) {
     cJSON_AddNumberToObject(o, "final_mean_error_mean", g->error_sum / (double)g->error_solves);
     cJSON_AddNumberToObject(o, "final_mean_error_max", g->error_max);
+    /* the largest row error of each solve at its stop: what the mean leaves out */
+    cJSON_AddNumberToObject(o, "final_max_error_mean", g->max_error_sum / (double)g->error_solves);
+    cJSON_AddNumberToObject(o, "final_max_error_max", g->max_error_max);
   }
 }
 

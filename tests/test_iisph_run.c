@@ -63,8 +63,12 @@ static void dam_break(const char *constraint, const char *solver) {
   snprintf(c, sizeof c, "method.fluid.constraint=%s", constraint);
   snprintf(s, sizeof s, "method.fluid.solver=%s", solver);
   snprintf(name, sizeof name, "dam_%s_%s", constraint, solver);
+  /* relaxed Jacobi on MPS rows: omega 0.4, below the bound the set-up measures on this scene's
+   * rows (0.474; the default 0.5 is refused, scene/relaxation_check.c) */
+  const int mps_jacobi = strcmp(constraint, "mps") == 0 && strcmp(solver, "jacobi") == 0;
   cJSON *sum = run_scene(name, source_path("experiments/scenes/dam_break.json"),
-                         SETS(c, s, "spacing=0.02", "time.end=0.2", "time.dt=0.001"), 5);
+                         SETS(c, s, "spacing=0.02", "time.end=0.2", "time.dt=0.001",
+                              mps_jacobi ? "method.fluid.omega=0.4" : "time.dt=0.001"), 6);
   cr_assert_gt(json_number(sum, "metrics.final_front_Z"), 1.2, "%s + %s: the surge moved",
                constraint, solver);
   cJSON_Delete(sum);

@@ -63,19 +63,50 @@ Test(jacobi_bound, clamp_sets_omega_below_the_bound_and_the_run_holds) {
   cJSON_Delete(s);
 }
 
-Test(jacobi_bound, warn_leaves_omega_and_names_the_key) {
+/* At H = 3.9 l omega 0.5 is above both bounds: the rows' (0.319 on this tank) refuses it. */
+Test(jacobi_bound, warn_refuses_an_omega_above_the_rows_bound_and_names_the_fix) {
   const char *dir = test_dir("jb_warn");
   const char *path = write_text(dir, "scene.json", iisph_scene);
   char *err = NULL;
   const char *args[] = {"validate", path, NULL};
-  cr_assert_eq(run_vbc(args, &err), 0);
+  cr_assert_eq(run_vbc(args, &err), 2);
   cr_assert_not_null(err);
-  cr_assert(strstr(err, "warning") && strstr(err, "method.fluid.omega 0.5") &&
-                strstr(err, "0.3142") && strstr(err, "omega_limit"),
+  cr_assert(strstr(err, "method.fluid.omega") && strstr(err, "got 0.5") && strstr(err, "0.31") &&
+                strstr(err, "omega_limit") && strstr(err, "clamp"),
             "%s", err);
   free(err);
   const char *off[] = {"validate", path, "--set", "method.fluid.omega_limit=off", NULL};
   cr_assert_eq(run_vbc(off, &err), 0);
   cr_assert(err == NULL || strstr(err, "warning") == NULL, "%s", err);
+  free(err);
+}
+
+/* The still tank under strong with MPS rows: the lattice bound (0.535) is met by omega 0.5, but
+ * the wall rows and the fluid-wall contacts of step 2 lower the rows' bound to 0.449, and 0.5
+ * diverged at step 2 (non-finite residual) while 0.4 converged. validate and run refuse 0.5;
+ * clamp sets 0.9 times the rows' bound and the run converges; 0.4 runs. */
+#define STILL_TANK VBC_SOURCE_DIR "/experiments/scenes/hydrostatic.json"
+Test(jacobi_bound, the_rows_bound_refuses_what_diverges_on_the_still_tank) {
+  char *err = NULL;
+  const char *args[] = {"run", STILL_TANK, "--set", "method.coupler=strong", "--set",
+                        "method.fluid.constraint=mps", "--set", "method.fluid.solver=jacobi",
+                        "--out", test_dir("jb_still_refused"), NULL};
+  cr_assert_eq(run_vbc(args, &err), 2);
+  cr_assert(err && strstr(err, "0.4486") && strstr(err, "stage coupled") &&
+                strstr(err, "omega_limit"), "%s", err);
+  free(err);
+  cJSON *s = run_scene("jb_still_clamp", STILL_TANK,
+                       SETS("method.coupler=strong", "method.fluid.constraint=mps",
+                            "method.fluid.solver=jacobi", "method.fluid.omega_limit=clamp",
+                            "time.end=0.005"), 5);
+  const double omega = json_number(s, "scene.method.fluid.omega");
+  cr_assert_float_eq(omega, 0.9 * 0.4486, 1e-3, "omega %g", omega);
+  cr_assert_float_eq(json_number(s, "steps"), 5.0, 0.0);
+  cr_assert_eq(json_number(s, "solver.stages.0.stop_reasons.max_iterations"), 0.0);
+  cJSON_Delete(s);
+  const char *safe[] = {"validate", STILL_TANK, "--set", "method.coupler=strong", "--set",
+                        "method.fluid.constraint=mps", "--set", "method.fluid.solver=jacobi",
+                        "--set", "method.fluid.omega=0.4", NULL};
+  cr_assert_eq(run_vbc(safe, &err), 0, "%s", err ? err : "");
   free(err);
 }

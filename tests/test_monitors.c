@@ -5,6 +5,7 @@
  * source term that lifts the water as energy_rise; sane runs (a still tank, a dam break, a
  * floating box) have no warnings. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,37 @@ Test(monitors, a_run_that_iterates_has_no_warnings) {
   cJSON *s = run_scene("mon_none", VBC_SOURCE_DIR "/experiments/scenes/hydrostatic.json",
                        SETS("time.end=0.01"), 1);
   cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(s, "warnings")), 0);
+  /* the largest row error beside the mean: never below it */
+  const double mean = json_number(s, "solver.stages.0.final_mean_error_max");
+  const double largest = json_number(s, "solver.stages.0.final_max_error_max");
+  cr_assert(isfinite(largest) && largest >= mean && largest > 0.0, "max %g, mean %g", largest,
+            mean);
+  cr_assert(isfinite(json_number(s, "solver.stages.0.final_max_error_mean")));
+  cJSON_Delete(s);
+}
+
+/* The stale wedge at the scene's own spacing (l = 0.01): from step 2 its largest row error is
+ * above 30 times the tolerance 0.01 (measured 35.9 at step 2, up to 52 by step 42), which
+ * row_error flags and summary.json reports as final_max_error_max. */
+Test(monitors, a_large_row_error_behind_a_passing_mean_is_flagged_as_row_error) {
+  const char *dir = test_dir("mon_row_error");
+  const char *args[] = {"run", WEDGE, "--quiet", "--threads", "1", "--out", dir, "--set", "time.end=0.006", "--set",
+                        "method.coupler=strong", "--set", "method.fluid.constraint=mps", "--set",
+                        "method.fluid.solver=pgs", NULL};
+  char *err = NULL;
+  cr_assert_eq(run_vbc(args, &err), 0, "%s", err ? err : "");
+  cr_assert(err && strstr(err, "row_error") && strstr(err, "30 times"), "%s", err ? err : "");
+  free(err);
+  char path[1100];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  cJSON *s = read_json(path);
+  cr_assert_not_null(s);
+  const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "warnings"), 1);
+  cr_assert(w && strcmp(cJSON_GetObjectItem(w, "code")->valuestring, "row_error") == 0);
+  cr_assert_float_eq(json_number(s, "warnings.1.first_step"), 2.0, 0.0);
+  cr_assert_gt(json_number(s, "warnings.1.worst"), 30.0);
+  cr_assert_gt(json_number(s, "solver.stages.0.final_max_error_max"), 30.0 * 0.01);
+  cr_assert_lt(json_number(s, "solver.stages.0.final_mean_error_max"), 0.01);
   cJSON_Delete(s);
 }
 

@@ -73,6 +73,10 @@ Test(python, metrics_and_results, .timeout = 300) { expect_script("metric_series
 /* Every bad input is an exception with vbc's message and exit code, none a crash. */
 Test(python, bad_input_raises, .timeout = 300) { expect_script("bad_input", 69); }
 
+/* Stepping runs the run-time monitors: Simulation.warnings as summary.json's, strict=True fails
+ * the first step that warns, a still tank has none. */
+Test(python, monitors_run_when_stepping, .timeout = 300) { expect_script("monitors", 12); }
+
 /* docs/python.md's worked example runs as written and finds rho g. */
 Test(python, docs_example, .timeout = 300) { expect_script("docs_example", 6); }
 

@@ -235,6 +235,7 @@ Test(failure, a_diverging_solver_exits_3) {
   int rc = run_vbc((const char *[]){"run", scene, "--out", out, "--quiet", "--set",
                                     "method.fluid.solver=jacobi", "--set",
                                     "method.fluid.omega=0.9", "--set",
+                                    "method.fluid.omega_limit=off", "--set",
                                     "method.fluid.max_iterations=5000", NULL},
                    &err);
   cr_assert_eq(rc, 3, "exit %d: %s", rc, err);

@@ -18,7 +18,8 @@ Test(sweep_table, table_json_holds_the_rows_of_table_csv_with_numbers_as_numbers
   snprintf(text, sizeof text,
            "{\"scene\": \"%s\", \"set\": {\"spacing\": 0.04, \"time.dt\": 0.002, "
            "\"time.end\": 0.04, \"method.fluid.omega\": 0.5}, "
-           "\"vary\": {\"method.fluid.solver\": [\"jacobi\", \"pgs\"]}, "
+           "\"zip\": [{\"method.fluid.solver\": [\"jacobi\", \"pgs\"], "
+           "\"method.fluid.omega_limit\": [\"off\", null]}], "
            "\"metrics\": [\"max_density_deviation\", \"steps\"]}",
            source_path("experiments/scenes/hydrostatic.json"));
   const char *spec = write_text(dir, "spec.json", text);
@@ -36,7 +37,8 @@ Test(sweep_table, table_json_holds_the_rows_of_table_csv_with_numbers_as_numbers
   snprintf(path, sizeof path, "%s/table.csv", out_dir);
   cr_assert_eq(vbc_table_read(&t, path, &e), 0, "%s", e.message);
   cr_assert_eq(t.nrows, 2);
-  const char *keys[] = {"id", "state", "method.fluid.solver", "max_density_deviation", "steps",
+  const char *keys[] = {"id", "state", "method.fluid.solver", "method.fluid.omega_limit",
+                        "max_density_deviation", "steps",
                         "iterations_mean", "iterations_max", "wall_seconds",
                         "particle_steps_per_second", "warnings", "message"};
   for (int r = 0; r < 2; ++r) {
@@ -45,7 +47,7 @@ Test(sweep_table, table_json_holds_the_rows_of_table_csv_with_numbers_as_numbers
     for (const cJSON *v = row->child; v; v = v->next, ++k) {
       cr_assert_str_eq(v->string, keys[k]);
       cr_assert_str_eq(t.names[k], keys[k]);
-      if (k == 10) break; /* the message may hold commas: checked below */
+      if (k == 11) break; /* the message may hold commas: checked below */
       if (cJSON_IsString(v))
         cr_assert_str_eq(v->valuestring, vbc_table_cell(&t, (size_t)r, k));
       else if (cJSON_IsNumber(v))
@@ -54,7 +56,7 @@ Test(sweep_table, table_json_holds_the_rows_of_table_csv_with_numbers_as_numbers
       else
         cr_assert_str_eq(vbc_table_cell(&t, (size_t)r, k), "", "%s", keys[k]);
     }
-    cr_assert_eq(k, 10);
+    cr_assert_eq(k, 11);
   }
   const cJSON *failed = cJSON_GetArrayItem(rows, 0), *done = cJSON_GetArrayItem(rows, 1);
   cr_assert_str_eq(cJSON_GetObjectItem(failed, "state")->valuestring, "failed");

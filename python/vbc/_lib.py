@@ -56,7 +56,7 @@ class CError(ctypes.Structure):
 
 class CSimulationOptions(ctypes.Structure):
     _fields_ = [("method", ctypes.c_char_p), ("sets", ctypes.POINTER(ctypes.c_char_p)),
-                ("nsets", ctypes.c_int), ("threads", ctypes.c_int)]
+                ("nsets", ctypes.c_int), ("threads", ctypes.c_int), ("strict", ctypes.c_int)]
 
 
 class CArrayView(ctypes.Structure):
@@ -100,6 +100,7 @@ _SIGNATURES = {
     "vbc_simulation_end_time": (ctypes.c_double, [_P]),
     "vbc_simulation_failed": (ctypes.c_int, [_P]),
     "vbc_simulation_report_json": (ctypes.c_char_p, [_P, _E]),
+    "vbc_simulation_warnings_json": (ctypes.c_char_p, [_P, _E]),
     "vbc_simulation_write_frame": (ctypes.c_int, [_P, ctypes.c_char_p, _E]),
     "vbc_simulation_write_summary": (ctypes.c_int, [_P, ctypes.c_char_p, _E]),
     "vbc_run_observed": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_int,

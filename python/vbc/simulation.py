@@ -215,19 +215,25 @@ class _StateReader:
 
 
 class Simulation(_StateReader):
-    """A simulation stepped from Python: Simulation(scene, method=None, set=None, threads=None).
+    """A simulation stepped from Python: Simulation(scene, method=None, set=None, threads=None,
+    strict=False).
 
     method: a method preset replacing the scene's `method` (a dict, JSON text, a path to a JSON
     file, or a preset name); set: further --set assignments. With either, the library loads the
-    scene's file again with the scene's own assignments, the method, then `set`."""
+    scene's file again with the scene's own assignments, the method, then `set`. Every step runs
+    vbc run's run-time monitors (`warnings`); strict=True (or the scene's output.strict) makes
+    the first warning fail the step, as `vbc run --strict` does (vbc.SimulationFailed, exit
+    code 3)."""
 
-    def __init__(self, scene, method=None, set=None, threads=None):
+    def __init__(self, scene, method=None, set=None, threads=None, strict=False):
         if not isinstance(scene, Scene):
             raise BadInput("Simulation: scene: expected a vbc.Scene (vbc.Scene.load(path)), got "
                            f"{type(scene).__name__}")
         if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)
                                     or threads < 1):
             raise BadInput(f"Simulation: threads: expected a positive int, got {threads!r}")
+        if not isinstance(strict, bool):
+            raise BadInput(f"Simulation: strict: expected True or False, got {strict!r}")
         if isinstance(method, dict):
             method = json.dumps(method)
         elif isinstance(method, os.PathLike):
@@ -239,7 +245,7 @@ class Simulation(_StateReader):
         sets = scene.sets + extra if (method is not None or extra) else []
         arr, keep = _lib.c_strings(sets)
         opts = _lib.CSimulationOptions(method.encode("utf-8") if method is not None else None,
-                                       arr, len(sets), threads or 0)
+                                       arr, len(sets), threads or 0, int(strict))
         ptr, err = ctypes.c_void_p(), CError()
         check(lib.vbc_simulation_open(ctypes.byref(ptr), scene._ptr, ctypes.byref(opts),
                                       ctypes.byref(err)), err)
@@ -280,6 +286,16 @@ class Simulation(_StateReader):
     @property
     def failed(self):
         return bool(lib.vbc_simulation_failed(self._live()))
+
+    @property
+    def warnings(self):
+        """The run-time monitors' warnings so far, as summary.json's `warnings`: a list of
+        {"code", "what", "first_step", "first_time", "count", "worst"}, empty when none fired."""
+        err = CError()
+        text = lib.vbc_simulation_warnings_json(self._live(), ctypes.byref(err))
+        if text is None:
+            check(err.code or _lib.EXIT_SYSTEM, err)
+        return json.loads(text.decode("utf-8"))
 
     def step(self, n=1):
         """Advance n time steps, exactly as `vbc run` does."""
