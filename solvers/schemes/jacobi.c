@@ -28,9 +28,11 @@ static const vbc_param_spec jacobi_params[] = {
     {"omega", VBC_PARAM_NUMBER, 0.5, 0.0, 1.0, 1,
      "relaxation factor (IISPH uses 0.5; plain Jacobi may diverge at 1)"},
     {"omega_limit", VBC_PARAM_CHOICE, 0, 0, 0, 0,
-     "omega against the convergence bound 2/lambda_max(D^-1 A) of the block's rows on the "
-     "scene's lattice (core/jacobi_bound.h; for blocks that report it): warn, clamp to 0.9 "
-     "times the bound, or off", limit_choices},
+     "omega against the convergence bound 2/lambda_max(D^-1 A), measured before step 1 on the "
+     "rows the scene's first two steps assemble and on the block's lattice "
+     "(scene/relaxation_check.c): warn refuses an omega at or above the rows' bound (exit 2) "
+     "and warns at or above the lattice bound only; clamp sets 0.9 times the lower bound; off "
+     "checks nothing", limit_choices},
     {"error_estimate", VBC_PARAM_CHOICE, 0, 0, 0, 0,
      "what error_tolerance is tested on: residual (the rows' error after the update, from the "
      "residual pass) or local (each row's error had only its own impulse changed, r_k - A_kk "
