@@ -17,8 +17,10 @@ void vbc_coarse_free(vbc_coarse_space *c) {
   memset(c, 0, sizeof *c);
 }
 
-static int is_free_fluid_row(const vbc_block *blk, size_t k) {
-  return blk->type->kind == VBC_BLOCK_FLUID && blk->rows.diag[k] > 0.0 &&
+/* Whether row k of blk is coarsened: a free row (A_kk > 0, lo < hi) of a fluid block, or of any
+ * block with all_rows. */
+static int is_free_fluid_row(const vbc_coarse_space *c, const vbc_block *blk, size_t k) {
+  return (c->all_rows || blk->type->kind == VBC_BLOCK_FLUID) && blk->rows.diag[k] > 0.0 &&
          blk->rows.lo[k] < blk->rows.hi[k];
 }
 
@@ -26,16 +28,18 @@ static int is_free_fluid_row(const vbc_block *blk, size_t k) {
 static int list_rows(vbc_coarse_space *c, const vbc_problem *pb, vbc_error *err) {
   size_t n = 0;
   for (size_t b = 0; b < pb->nblocks; ++b)
-    for (size_t k = 0; k < pb->blocks[b]->rows.n; ++k) n += is_free_fluid_row(pb->blocks[b], k);
+    for (size_t k = 0; k < pb->blocks[b]->rows.n; ++k) n += is_free_fluid_row(c, pb->blocks[b], k);
   void *const arrays[] = {&c->block, &c->row, &c->sign, &c->agg, &c->next, &c->d, &c->q, &c->w};
   const size_t z = sizeof(size_t), d = sizeof(double);
   const size_t sizes[] = {z, z, 1, z, z, d, d, d};
   if (vbc_grow(&c->cap, n + 1, arrays, sizes, 8, err) != VBC_OK) return err->code;
   c->n = 0;
+  for (size_t b = 0; b < VBC_MAX_BLOCKS; ++b) c->listed[b] = 0;
   for (size_t b = 0; b < pb->nblocks; ++b)
     for (size_t k = 0; k < pb->blocks[b]->rows.n; ++k)
-      if (is_free_fluid_row(pb->blocks[b], k)) {
+      if (is_free_fluid_row(c, pb->blocks[b], k)) {
         c->block[c->n] = b, c->row[c->n] = k, c->sign[c->n] = 1;
+        c->listed[b] = 1;
         c->n++;
       }
   return VBC_OK;

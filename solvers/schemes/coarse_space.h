@@ -24,6 +24,8 @@
 #include "core/constraint.h"
 
 typedef struct vbc_coarse_space {
+  int all_rows;            /* coarsen the free rows of every block, not only the fluid ones */
+  unsigned char listed[VBC_MAX_BLOCKS]; /* block b has listed rows */
   size_t n, cap;           /* listed fine rows */
   size_t *block, *row;     /* listed row i is row row[i] of block block[i] */
   signed char *sign;       /* all +1 (vbc_assemble_rows' argument) */

@@ -6,7 +6,8 @@
  * a column 90 particles deep has smooth components that lose only a fraction ~ (l / depth)^2 of
  * themselves per sweep, so a warm-started solve to a relative residual of 0.01 still makes ~400
  * sweeps. A coarse space of aggregates (coarse_space.h: Vaněk, Mandel & Brezina 1996, Galerkin
- * A_c = P^T A P) holds exactly those components, and one coarse solve removes them.
+ * A_c = P^T A P) holds such components, and one coarse solve removes them. It removes only part
+ * of the slow error at l = 0.01 (docs/pgs_coarse.md has the measurements).
  *
  * One iteration, with r = b - J v of every row from vbc_solve's residual pass:
  *   1. coarse correction (every `coarse_every` iterations), on the fluid rows F that are not held
@@ -18,8 +19,13 @@
  *                              mismatch of A_c, built on all fluid rows, with P_F; a scaled
  *                              coarse correction as in Braess' and Blaheta's aggregation methods),
  *        lambda <- clamp(lambda + alpha d, lo, hi), v += M^-1 J^T (the change) (the blocks' apply);
- *   2. one projected Gauss–Seidel (SOR) sweep over every block, as pgs does (the smoother; it also
- *      repairs what the projection in 1 clipped).
+ *   2. one projected Gauss–Seidel (SOR) sweep over every block (the smoother; it also repairs
+ *      what the projection in 1 clipped), the other blocks (contacts, joints) before the fluid
+ *      blocks (`fluid_last`): the contacts first take up what the coarse step changed at the
+ *      bodies, and the fluid sweep then ends the iteration. In the coupler's order (fluid, then
+ *      contacts) the contact sweep undid the coarse step next to the box every iteration: on the
+ *      Fig. 12 tank at l = 0.02 pgs made 166 sweeps a step, pgs_coarse in that order 135, with
+ *      the fluid last 57 (docs/pgs_coarse.md).
  * The coarse step is a descent direction of the energy (d.r = r_c^T A_c^-1 r_c > 0), and the
  * sweep keeps every iterate feasible, so the fixed points are those of pgs: the LCP's solutions.
  *
@@ -27,10 +33,12 @@
  * just computed, so it costs no residual pass of its own); A, the aggregates and the factor of A_c
  * built once a solve (positions do not change within one) with A_c over all free fluid rows,
  * not re-formed as F changes (the line search absorbs the difference); contact and joint rows
- * stay fine-only (few, and their impulses are not smooth); strength 0 (aggregates of every
- * stencil neighbour, some 40-50 rows in 2D) by default, the value that took fewest iterations on
- * the buoyancy tank (docs/pgs_coarse.md). All sums run serially in row order, so the results are
- * the same on any number of threads. */
+ * stay fine-only by default (`coarse_rows`: all puts them into the aggregates too; it did not
+ * help); strength 0 (aggregates of every stencil neighbour, some 40-50 rows in 2D) by default:
+ * aggregates of about 6 rows (strength 0.2) took as many sweeps at eight times the coarse size;
+ * omega 1 (pgs's and the paper's sweep): whether 1.5 helps depends on the resolution (Fig. 12
+ * tank: 113 sweeps a step against 57 at l = 0.02, 188 against 265 at l = 0.01). All sums run serially in row order, so the results are the same
+ * on any number of threads. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,12 +49,21 @@
 #include "solvers/schemes/schemes.h"
 #include "solvers/schemes/solve_params.h"
 
+static const char *const coarse_row_choices[] = {"fluid", "all", NULL};
+
 static const vbc_param_spec pgs_coarse_params[] = {
     {"omega", VBC_PARAM_NUMBER, 1.0, 0.0, 2.0, 1,
      "relaxation factor of the sweep (1: Gauss–Seidel, the paper's choice)"},
     {"strength", VBC_PARAM_NUMBER, 0.0, 0.0, 1.0, 0,
      "rows i, j are aggregated together when |a_ij| >= strength sqrt(a_ii a_jj) (0: every "
      "stencil neighbour; larger: smaller aggregates, a larger coarse problem)"},
+    {"coarse_rows", VBC_PARAM_CHOICE, 0, 0, 0, 0,
+     "which rows the coarse space holds: fluid (the fluid blocks' free rows) or all (every "
+     "block's free rows: contacts and joints join the aggregates of the fluid rows they touch)",
+     coarse_row_choices},
+    {"fluid_last", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+     "sweep the other blocks (contacts, joints) before the fluid blocks in every iteration "
+     "(false: in the coupler's order, as pgs)"},
     {"coarse_every", VBC_PARAM_INTEGER, 5, 1, 1e6, 0,
      "a coarse correction before every this many sweeps"},
     {"max_coarse", VBC_PARAM_INTEGER, 4000, 1, 1e6, 0,
@@ -56,7 +73,7 @@ static const vbc_param_spec pgs_coarse_params[] = {
 
 typedef struct pgs_coarse_state {
   double omega, strength;
-  int every;
+  int every, fluid_last;
   size_t max_coarse;
   vbc_coarse_space c;
   long iteration, corrections;
@@ -68,6 +85,8 @@ static void *pgs_coarse_alloc(const cJSON *params, vbc_error *err) {
   if (s == NULL) return NULL;
   s->omega = vbc_param_number(params, pgs_coarse_params, "omega");
   s->strength = vbc_param_number(params, pgs_coarse_params, "strength");
+  s->c.all_rows = vbc_param_choice(params, pgs_coarse_params, "coarse_rows") == 1;
+  s->fluid_last = vbc_param_bool(params, pgs_coarse_params, "fluid_last");
   s->every = (int)vbc_param_number(params, pgs_coarse_params, "coarse_every");
   s->max_coarse = (size_t)vbc_param_number(params, pgs_coarse_params, "max_coarse");
   return s;
@@ -132,7 +151,7 @@ static void coarse_correction(pgs_coarse_state *s, vbc_problem *pb) {
   if (!(dr > 0.0 && dq > 0.0)) return;
   const double alpha = dr / dq;
   for (size_t b = 0; b < pb->nblocks; ++b)
-    if (pb->blocks[b]->type->kind == VBC_BLOCK_FLUID)
+    if (c->listed[b])
       memset(pb->blocks[b]->rows.scratch, 0, pb->blocks[b]->rows.n * sizeof(double));
   for (size_t i = 0; i < c->n; ++i) {
     vbc_rows *r = &pb->blocks[c->block[i]]->rows;
@@ -143,7 +162,7 @@ static void coarse_correction(pgs_coarse_state *s, vbc_problem *pb) {
   }
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_block *blk = pb->blocks[b];
-    if (blk->type->kind == VBC_BLOCK_FLUID && blk->rows.n)
+    if (c->listed[b] && blk->rows.n)
       blk->type->apply(blk->state, pb->sys, &blk->rows, blk->rows.scratch);
   }
   s->corrections++;
@@ -155,10 +174,15 @@ static int pgs_coarse_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   pgs_coarse_state *s = state;
   if (s->c.nc && s->iteration % s->every == 0) coarse_correction(s, pb);
   s->iteration++;
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n) blk->type->sweep(blk->state, pb->sys, &blk->rows, s->omega, VBC_SWEEP_FORWARD);
-  }
+  /* with fluid_last: pass 0 the other blocks, pass 1 the fluid blocks; else one pass in order */
+  for (int pass = s->fluid_last ? 0 : 1; pass < 2; ++pass)
+    for (size_t b = 0; b < pb->nblocks; ++b) {
+      vbc_block *blk = pb->blocks[b];
+      const int fluid = blk->type->kind == VBC_BLOCK_FLUID;
+      if (s->fluid_last && (pass == 1) != fluid) continue;
+      if (blk->rows.n)
+        blk->type->sweep(blk->state, pb->sys, &blk->rows, s->omega, VBC_SWEEP_FORWARD);
+    }
   return VBC_OK;
 }
 
