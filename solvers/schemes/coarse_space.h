@@ -6,9 +6,9 @@
  * by the assembled operator's own graph, P is the piecewise-constant prolongation (P_ia = 1 when
  * row i is in aggregate a), and the coarse operator is Galerkin's A_c = P^T A P. The rows are
  * those of the problem's fluid blocks (vbc_block_kind VBC_BLOCK_FLUID) with a free impulse
- * (A_kk > 0, lo < hi): the pressure's smooth modes live there. A is J M^-1 J^T over exactly
- * those rows (core/operator.h), moving bodies included, so a body that touches many rows couples
- * their aggregates as it couples the rows.
+ * (A_kk > 0, lo < hi): the pressure's smooth modes live there (with all_rows, those of every
+ * block). A is J M^-1 J^T over exactly those rows (core/operator.h), moving bodies included,
+ * so a body that touches many rows couples their aggregates as it couples the rows.
  *
  * Choices the method leaves open, and ours: row i is strongly connected to j when |a_ij| >=
  * strength sqrt(a_ii a_jj) (Vaněk et al.'s epsilon; strength 0 takes every neighbour of the
@@ -16,8 +16,8 @@
  * the blocks' own order (particles sorted by grid cell, so aggregates are compact); A_c is small
  * (a few hundred aggregates in 2D) and is factored densely by Cholesky once a solve, with a
  * relative diagonal shift of 1e-12, 1e-10, ... should a pivot not be positive (A_c is only
- * semidefinite when J is rank deficient). More than max_coarse aggregates is refused by the
- * caller rather than factored at O(n_c^3). */
+ * semidefinite when J is rank deficient). More than max_coarse aggregates is refused (exit 2)
+ * rather than factored at O(n_c^3). */
 #ifndef VBC_COARSE_SPACE_H
 #define VBC_COARSE_SPACE_H
 
