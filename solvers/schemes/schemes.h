@@ -11,5 +11,6 @@ extern const vbc_solver_type vbc_solver_lemke;  /* Lemke's pivoting (lemke.h) */
 extern const vbc_solver_type vbc_solver_cg;     /* preconditioned conjugate gradients */
 extern const vbc_solver_type vbc_solver_mprgp;  /* MPRGP, Dostál & Schöberl 2005 */
 extern const vbc_solver_type vbc_solver_dfsph_jacobi; /* DFSPH's Jacobi, Bender & Koschier */
+extern const vbc_solver_type vbc_solver_pgs_coarse; /* pgs + aggregation coarse correction */
 
 #endif
