@@ -50,6 +50,29 @@ static size_t cell_index(const vbc_grid *g, vbc_vec p) {
   return (size_t)(cx + g->nc[0] * (cy + g->nc[1] * cz));
 }
 
+/* pos[sorted[k]] by axis, so that the search reads its candidates in a row. */
+static void copy_sorted_positions(vbc_grid *g, const vbc_vec *pos, size_t lo, size_t hi) {
+  for (size_t k = lo; k < hi; ++k) {
+    const vbc_vec p = pos[g->sorted[k]];
+    g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
+  }
+}
+
+/* The counting sort on one thread, with cell_start as its only counter (no array of ncells
+ * beside it: at 10^6 fluid particles in the 3D peer dam break the grid has 12 cells a particle,
+ * and a second array of them held 8 B a cell): the counts go to cell_start[c + 2], the prefix
+ * sum makes cell_start[c + 1] the start of cell c, and placing a particle of cell c advances
+ * cell_start[c + 1] to the start of cell c + 1. */
+static void sort_serial(vbc_grid *g, const vbc_vec *pos) {
+  const size_t n = g->n, nc = g->ncells;
+  size_t *cs = g->cell_start;
+  memset(cs, 0, (nc + 2) * sizeof *cs);
+  for (size_t i = 0; i < n; ++i) cs[(g->cell_of[i] = cell_index(g, pos[i])) + 2]++;
+  for (size_t c = 2; c < nc + 2; ++c) cs[c] += cs[c - 1];
+  for (size_t i = 0; i < n; ++i) g->sorted[cs[g->cell_of[i] + 1]++] = (uint32_t)i;
+  copy_sorted_positions(g, pos, 0, n);
+}
+
 /* A stable counting sort by cell, in parallel: each thread takes a contiguous block of particles,
  * finds and counts their cells, and after one serial prefix over (cell, block) places its block
  * in index order. A cell's particles from block t follow those of the blocks before it, so every
@@ -57,10 +80,14 @@ static size_t cell_index(const vbc_grid *g, vbc_vec p) {
  * Then the positions in that order, by axis. Sparse grids (more than 8 cells a particle) sort on
  * one thread: the counts would take a copy of the cells per thread. So do grids of fewer than
  * VBC_PARALLEL_MIN_STREAM particles: the team start and its two barriers cost more than the sort
- * (measured in core/parallel.h). */
+ * (measured in core/parallel.h). The one-thread sort (sort_serial) places the same order. */
 static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
   const size_t n = g->n, nc = g->ncells;
   const int team = n >= VBC_PARALLEL_MIN_STREAM && nc <= 8 * n ? omp_get_max_threads() : 1;
+  if (team == 1) {
+    sort_serial(g, pos);
+    return VBC_OK;
+  }
   if (vbc_grow(&g->cap_counts, (size_t)team * nc, (void *[]){&g->counts},
                (size_t[]){sizeof *g->counts}, 1, err) != VBC_OK)
     return err->code;
@@ -87,11 +114,7 @@ static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
     }
     for (size_t i = lo; i < hi; ++i) g->sorted[count[g->cell_of[i]]++] = (uint32_t)i;
 #pragma omp barrier
-#pragma omp for schedule(static)
-    for (size_t k = 0; k < n; ++k) {
-      const vbc_vec p = pos[g->sorted[k]];
-      g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
-    }
+    copy_sorted_positions(g, pos, n * t / T, n * (t + 1) / T);
   }
   return VBC_OK;
 }
@@ -117,6 +140,16 @@ double vbc_grid_cells_spanned(const vbc_vec *pos, size_t n, int dim, double cell
   return cells_over(lo, hi, dim, cell, n, nc);
 }
 
+/* A grid of far fewer cells than an earlier one gives the cells' arrays back instead of keeping
+ * them resident: sim.c's overlap check builds the grid at cell l, the search at 2 l, 8 times
+ * fewer cells in 3D, and the first's arrays (8 B a cell, 12 cells a particle at 10^6 fluid
+ * particles in the 3D peer dam break) stayed in the peak memory of the whole run. */
+static void release_oversized(vbc_grid *g) {
+  const size_t cells = g->ncells + 2, team = (size_t)omp_get_max_threads();
+  if (g->cap_cells > 4 * cells) free(g->cell_start), g->cell_start = NULL, g->cap_cells = 0;
+  if (g->cap_counts > 4 * team * cells) free(g->counts), g->counts = NULL, g->cap_counts = 0;
+}
+
 int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
                    vbc_error *err) {
   vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_zero();
@@ -136,7 +169,8 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
                          "neighbour search: particles spread over %.3g cells", ncells);
   for (int a = 0; a < 3; ++a) g->nc[a] = (long)nc[a];
   g->ncells = (size_t)ncells;
-  if (vbc_grow(&g->cap_cells, g->ncells + 1, (void *[]){&g->cell_start},
+  release_oversized(g);
+  if (vbc_grow(&g->cap_cells, g->ncells + 2, (void *[]){&g->cell_start},
                (size_t[]){sizeof *g->cell_start}, 1, err) != VBC_OK ||
       vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->sx, &g->sy, &g->sz, &g->cell_of},
                (size_t[]){sizeof *g->sorted, sizeof *g->sx, sizeof *g->sy, sizeof *g->sz,
@@ -187,19 +221,34 @@ static void row_run(const vbc_grid *g, const cell_rows *w, long y, long z, size_
   *end = g->cell_start[row + (size_t)w->x1 + 1];
 }
 
-/* Room for `need` pairs in a chunk's scratch; 0 when out of memory. */
-static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
+/* Room for `need` pairs in a chunk's storage; 0 when out of memory. A chunk that outgrows its
+ * region moves what it has found (its first `keep` entries) to scratch of its own and goes on
+ * there. */
+static int chunk_reserve(vbc_neighbor_chunk *b, size_t need, size_t keep) {
   if (need <= b->cap) return 1;
   const size_t cap = need > 2 * b->cap ? need : 2 * b->cap;
-  uint32_t *index = realloc(b->index, cap * sizeof *index);
-  if (index) b->index = index;
-  double *dist = index ? realloc(b->dist, cap * sizeof *dist) : NULL;
-  if (dist) b->dist = dist;
-  if (index && dist) b->cap = cap;
-  return index && dist;
+  uint32_t *index = b->scratch ? realloc(b->index, cap * sizeof *index) : malloc(cap * sizeof *index);
+  if (index == NULL) return 0;
+  double *dist = b->scratch ? realloc(b->dist, cap * sizeof *dist) : malloc(cap * sizeof *dist);
+  if (dist == NULL) {
+    if (!b->scratch) free(index);
+    else b->index = index;
+    return 0;
+  }
+  if (!b->scratch && keep > 0) {
+    memcpy(index, b->index, keep * sizeof *index);
+    memcpy(dist, b->dist, keep * sizeof *dist);
+  }
+  b->index = index, b->dist = dist, b->cap = cap, b->scratch = 1;
+  return 1;
 }
 
-/* Append to chunk b's scratch (after b->used) every j != i within `radius` of particle i (at pi)
+static void chunk_free_scratch(vbc_neighbor_chunk *b) {
+  if (b->scratch) free(b->index), free(b->dist);
+  b->index = NULL, b->dist = NULL, b->cap = b->used = 0, b->scratch = 0;
+}
+
+/* Append to chunk b's storage (after b->used) every j != i within `radius` of particle i (at pi)
  * with its distance, cell by cell (z, y, x) and in index order within a cell. Returns the count,
  * or SIZE_MAX when the scratch cannot grow. wide: the AVX-512 loops (grid_scan.h). */
 static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius, int wide,
@@ -212,7 +261,8 @@ static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double ra
       size_t k, end;
       row_run(g, &w, y, z, &k, &end);
       if (k == end) continue;
-      if (!chunk_reserve(b, b->used + count + (end - k) + VBC_SCAN_SLACK)) return SIZE_MAX;
+      if (!chunk_reserve(b, b->used + count + (end - k) + VBC_SCAN_SLACK, b->used + count))
+        return SIZE_MAX;
       count += vbc_scan_run(g, k, end, pi, r2max, (uint32_t)i, wide, b->index + b->used + count,
                             b->dist + b->used + count); /* r^2 until the end */
     }
@@ -224,14 +274,23 @@ enum { CHUNK = 128 }; /* particles per block of the search's scratch: blocks sma
                        * seeds' pass (the fluid only) splits evenly over the threads */
 
 /* One pass over the particles (two for build_near): each block of CHUNK particles scans into its
- * own scratch, the prefix sum of the counts places the lists, and they are copied into place.
- * The lists are those of a count-then-fill search, in the same order. */
+ * own region of the lists, the prefix sum of the counts places the lists, and they are moved into
+ * place. The lists are those of a count-then-fill search, in the same order. A block's region
+ * holds its previous count and a margin (particles move little in a step), so the lists need no
+ * second copy beside them: the scratch each block had (12 B a pair, 11 % of the peak at 10^6
+ * particles in the 3D peer dam break) is only taken by a block that outgrows its region, and
+ * freed once its lists are in place. */
 int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
                         vbc_error *err) {
   return vbc_neighbors_build_active(nb, g, pos, radius, NULL, err);
 }
 
-/* Room for the lists of n particles and the chunks' scratch; the lists start empty. */
+/* The margin of a block's region over its last count: room for a row of candidates
+ * (VBC_SCAN_SLACK past the last kept one) and for some growth. A block that listed nothing keeps
+ * no region. */
+static size_t region_for(size_t pairs) { return pairs ? pairs + pairs / 32 + 128 : 0; }
+
+/* Room for the lists of n particles and the blocks' regions; the lists start empty. */
 static int lists_reserve(vbc_neighbors *nb, size_t n, double radius, vbc_error *err) {
   if (vbc_grow(&nb->cap_n, n + 1, (void *[]){&nb->start, &nb->offset},
                (size_t[]){sizeof *nb->start, sizeof *nb->offset}, 2, err) != VBC_OK)
@@ -247,13 +306,24 @@ static int lists_reserve(vbc_neighbors *nb, size_t n, double radius, vbc_error *
     nb->chunk = c;
     nb->nchunks = nchunks;
   }
-  for (size_t c = 0; c < nchunks; ++c) nb->chunk[c].used = 0;
+  size_t total = 0;
+  for (size_t c = 0; c < nchunks; ++c) nb->chunk[c].base = total, total += nb->chunk[c].region;
+  if (vbc_grow(&nb->cap_pairs, total, (void *[]){&nb->index, &nb->dist},
+               (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
+    return err->code;
+  for (size_t c = 0; c < nchunks; ++c) {
+    vbc_neighbor_chunk *b = &nb->chunk[c];
+    chunk_free_scratch(b); /* held only when a build failed half-way */
+    b->cap = b->region;
+    b->index = b->region ? nb->index + b->base : NULL;
+    b->dist = b->region ? nb->dist + b->base : NULL;
+  }
   return VBC_OK;
 }
 
-/* Scan the particles with select[i] != 0 (select NULL: all) into their chunk's scratch, after
+/* Scan the particles with select[i] != 0 (select NULL: all) into their chunk's storage, after
  * what it holds: particle i's list goes to offset[i] there, its length to start[i + 1]. Each
- * block of CHUNK particles has its own scratch, so any thread may take it. With near, every
+ * block of CHUNK particles has its own storage, so any thread may take it. With near, every
  * particle found closer than reach that is not a seed is marked near[j] = 1. */
 static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
                      const unsigned char *select, const unsigned char *seed, double reach,
@@ -295,11 +365,54 @@ static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
   return VBC_OK;
 }
 
-/* The prefix sum of the lengths places the lists; each is copied from its chunk's scratch. */
+/* 1 when chunk c's lists lie in its storage in particle order, one after the other (a single
+ * pass; build_near's second pass appends the near particles after the seeds). */
+static int chunk_in_order(const vbc_neighbors *nb, size_t c) {
+  const size_t hi = (c + 1) * CHUNK < nb->n ? (c + 1) * CHUNK : nb->n;
+  size_t next = 0;
+  for (size_t i = c * CHUNK; i < hi; ++i) {
+    const size_t count = nb->start[i + 1] - nb->start[i];
+    if (count == 0) continue;
+    if (nb->offset[i] != next) return 0;
+    next += count;
+  }
+  return 1;
+}
+
+/* Chunk c's lists, in order in its region, to their place start[c CHUNK] (memmove: the two
+ * may overlap). */
+static void chunk_move(vbc_neighbors *nb, size_t c) {
+  const vbc_neighbor_chunk *b = &nb->chunk[c];
+  const size_t to = nb->start[c * CHUNK];
+  if (b->used == 0 || to == b->base) return;
+  memmove(nb->index + to, nb->index + b->base, b->used * sizeof *nb->index);
+  memmove(nb->dist + to, nb->dist + b->base, b->used * sizeof *nb->dist);
+}
+
+/* The lists of the chunks in regions to their places. A chunk moves left (to < base) unless a
+ * chunk before it outgrew its region; the right-movers go first, last chunk first, then the
+ * left-movers, first chunk first, so that none overwrites lists not yet moved. */
+static void regions_compact(vbc_neighbors *nb, size_t nchunks) {
+  for (size_t c = nchunks; c-- > 0;)
+    if (!nb->chunk[c].scratch && nb->start[c * CHUNK] > nb->chunk[c].base) chunk_move(nb, c);
+  for (size_t c = 0; c < nchunks; ++c)
+    if (!nb->chunk[c].scratch && nb->start[c * CHUNK] < nb->chunk[c].base) chunk_move(nb, c);
+}
+
+/* The prefix sum of the lengths places the lists; those in regions are moved into place, those
+ * in scratch copied (and the scratch freed); each block's region for the next build is its count
+ * and a margin. */
 static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
-  const size_t n = nb->n;
+  const size_t n = nb->n, nchunks = (n + CHUNK - 1) / CHUNK;
   for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
   nb->npairs = nb->start[n];
+  /* a block whose lists are out of particle order goes through scratch (a copy per list) */
+  for (size_t c = 0; c < nchunks; ++c) {
+    vbc_neighbor_chunk *b = &nb->chunk[c];
+    if (!b->scratch && b->used > 0 && !chunk_in_order(nb, c) &&
+        !chunk_reserve(b, b->cap + 1, b->used))
+      return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
+  }
   if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
                (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
     return err->code;
@@ -308,23 +421,26 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
                               (size_t[]){sizeof *nb->q}, 1, err) != VBC_OK)
     return err->code;
   if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
-  if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
+  if (nb->npairs > 0) regions_compact(nb, nchunks);
   /* by the search's chunks, one at a time to whichever thread is free: the lists lie where the
    * scanned particles are, mostly at the start in the 3D peer dam break (fluid first), so
    * guided's first block (half the particles) handed one thread nearly the whole copy */
-  const size_t nchunks = (n + CHUNK - 1) / CHUNK;
 #pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
   for (size_t c = 0; c < nchunks; ++c) {
-    const vbc_neighbor_chunk *b = &nb->chunk[c];
+    vbc_neighbor_chunk *b = &nb->chunk[c];
     const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
     for (size_t i = c * CHUNK; i < hi; ++i) {
       const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
       if (count == 0) continue;
-      memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
-      memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
+      if (b->scratch) {
+        memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
+        memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
+      }
       if (scale > 0.0)
         for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
     }
+    b->region = region_for(nb->start[hi] - nb->start[c * CHUNK]);
+    chunk_free_scratch(b);
   }
   return VBC_OK;
 }
@@ -377,8 +493,15 @@ void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, uns
   for (size_t i = 0; i < g->n; ++i) active[i] = seed[i] || (mark[g->cell_of[i]] & NEAR);
 }
 
+size_t vbc_neighbors_scratch_bytes(const vbc_neighbors *nb) {
+  size_t bytes = 0;
+  for (size_t c = 0; c < nb->nchunks; ++c)
+    if (nb->chunk[c].scratch) bytes += nb->chunk[c].cap * (sizeof(uint32_t) + sizeof(double));
+  return bytes;
+}
+
 void vbc_neighbors_free(vbc_neighbors *nb) {
-  for (size_t c = 0; c < nb->nchunks; ++c) free(nb->chunk[c].index), free(nb->chunk[c].dist);
+  for (size_t c = 0; c < nb->nchunks; ++c) chunk_free_scratch(&nb->chunk[c]);
   free(nb->chunk);
   free(nb->start);
   free(nb->offset);
