@@ -225,6 +225,89 @@ static void regions_compact(vbc_neighbors *nb, size_t nchunks) {
     if (!nb->chunk[c].scratch && nb->start[c * CHUNK] < nb->chunk[c].base) chunk_move(nb, c);
 }
 
+/* 1 when no block's lists go right of its region (every block's place start[c CHUNK] <= its
+ * base): no block before it outgrew its region. */
+static int all_move_left(const vbc_neighbors *nb, size_t nchunks) {
+  for (size_t c = 0; c < nchunks; ++c)
+    if (nb->start[c * CHUNK] > nb->chunk[c].base) return 0;
+  return 1;
+}
+
+/* Entries [from, from + count) of the lists to `to`, those at or past `saved_from` read from the
+ * copy of [saved_from, ...) in saved_index / saved_dist (the next run has overwritten them). */
+static void move_entries(vbc_neighbors *nb, size_t to, size_t from, size_t count,
+                         size_t saved_from, const uint32_t *saved_index,
+                         const double *saved_dist) {
+  const size_t in_place = from >= saved_from           ? 0
+                          : from + count <= saved_from ? count
+                                                       : saved_from - from;
+  if (in_place > 0 && to != from) {
+    memmove(nb->index + to, nb->index + from, in_place * sizeof *nb->index);
+    memmove(nb->dist + to, nb->dist + from, in_place * sizeof *nb->dist);
+  }
+  if (in_place < count) {
+    const size_t k = from + in_place - saved_from;
+    memcpy(nb->index + to + in_place, saved_index + k, (count - in_place) * sizeof *nb->index);
+    memcpy(nb->dist + to + in_place, saved_dist + k, (count - in_place) * sizeof *nb->dist);
+  }
+}
+
+/* regions_compact when every block moves left, on `team` threads: the blocks are cut into runs
+ * of about equal pairs, one a thread, each moved first block first as the serial compaction does.
+ * A run writes only its own places, which end where the next run's begin, so the only lists it
+ * can overwrite before they are moved are the previous run's that lie between its first block's
+ * place and that block's base: those entries are copied aside first, and the previous run reads
+ * them from the copy (at most the margins of the regions before the cut). The move is the
+ * gather's copy that the scratch had, again split over the threads. Returns 0 (nothing moved)
+ * when the copy cannot be allocated. */
+static int regions_compact_parallel(vbc_neighbors *nb, size_t nchunks, int team) {
+  enum { MAX_TEAM = 64 };
+  size_t first[MAX_TEAM + 1], saved_at[MAX_TEAM + 1], total = 0;
+  const size_t T = team < MAX_TEAM ? (size_t)team : MAX_TEAM;
+  first[0] = 0, first[T] = nchunks;
+  for (size_t t = 1, c = 0; t < T; ++t) { /* run t starts at the first block placed past t/T */
+    while (c < nchunks && nb->start[c * CHUNK] < nb->npairs / T * t) ++c;
+    first[t] = c;
+  }
+  for (size_t t = 1; t <= T; ++t) {
+    saved_at[t - 1] = total;
+    if (t < T && first[t] < nchunks)
+      total += nb->chunk[first[t]].base - nb->start[first[t] * CHUNK];
+  }
+  uint32_t *saved_index = malloc((total ? total : 1) * sizeof *saved_index);
+  double *saved_dist = malloc((total ? total : 1) * sizeof *saved_dist);
+  if (saved_index == NULL || saved_dist == NULL) {
+    free(saved_index), free(saved_dist);
+    return 0;
+  }
+#pragma omp parallel num_threads((int)T)
+  {
+    /* a team smaller than asked for takes the runs in turn: every span is saved before any run
+     * moves, and after that the runs touch disjoint entries */
+    const size_t t0 = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+    for (size_t run = t0; run + 1 < T; run += nt) { /* run + 1's span, read by run */
+      const size_t next = first[run + 1];
+      if (next >= nchunks) continue;
+      const size_t lo = nb->start[next * CHUNK], span = nb->chunk[next].base - lo;
+      memcpy(saved_index + saved_at[run], nb->index + lo, span * sizeof *nb->index);
+      memcpy(saved_dist + saved_at[run], nb->dist + lo, span * sizeof *nb->dist);
+    }
+#pragma omp barrier
+    for (size_t run = t0; run < T; run += nt) {
+      const size_t next = first[run + 1];
+      const size_t cut = run + 1 < T && next < nchunks ? nb->start[next * CHUNK] : SIZE_MAX;
+      for (size_t c = first[run]; c < next; ++c) {
+        const vbc_neighbor_chunk *b = &nb->chunk[c];
+        if (b->scratch || b->used == 0) continue;
+        move_entries(nb, nb->start[c * CHUNK], b->base, b->used, cut,
+                     saved_index + saved_at[run], saved_dist + saved_at[run]);
+      }
+    }
+  }
+  free(saved_index), free(saved_dist);
+  return 1;
+}
+
 /* The prefix sum of the lengths places the lists; those in regions are moved into place, those
  * in scratch copied (and the scratch freed); each block's region for the next build is its count
  * and a margin. */
@@ -247,7 +330,10 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
                               (size_t[]){sizeof *nb->q}, 1, err) != VBC_OK)
     return err->code;
   if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
-  if (nb->npairs > 0) regions_compact(nb, nchunks);
+  const int team = n >= VBC_PARALLEL_MIN ? omp_get_max_threads() : 1;
+  if (nb->npairs > 0 && !(team > 1 && all_move_left(nb, nchunks) &&
+                          regions_compact_parallel(nb, nchunks, team)))
+    regions_compact(nb, nchunks);
   /* by the search's chunks, one at a time to whichever thread is free: the lists lie where the
    * scanned particles are, mostly at the start in the 3D peer dam break (fluid first), so
    * guided's first block (half the particles) handed one thread nearly the whole copy */

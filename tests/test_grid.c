@@ -342,8 +342,9 @@ Test(neighbour_search, wide_loops_give_the_plain_lists_bit_for_bit) {
 
 /* One lists structure rebuilt as the points move (its blocks' regions sized by the build before:
  * some blocks outgrow theirs, some shrink, and build_near's blocks mix seeds and near points)
- * equals lists built afresh, entry by entry, and keeps no scratch between builds. */
-static void check_rebuilt(int near_lists) {
+ * equals lists built afresh, entry by entry, and keeps no scratch between builds; on 1, 2 and 3
+ * threads (the parallel move of the regions cuts the blocks into one run a thread). */
+static void check_rebuilt(int near_lists, int threads) {
   const size_t n = 5000;
   const double cell = 0.09, radius = 0.08;
   vbc_vec *p0 = make_points(n, 3, cell, 777u), *p = malloc(n * sizeof *p);
@@ -353,7 +354,7 @@ static void check_rebuilt(int near_lists) {
   vbc_grid g = {0};
   vbc_neighbors reused = {0};
   vbc_error err = {0};
-  omp_set_num_threads(2);
+  omp_set_num_threads(threads);
   const double squeeze[] = {1.0, 0.6, 1.0, 1.3, 0.8};
   for (size_t step = 0; step < sizeof squeeze / sizeof *squeeze; ++step) {
     for (size_t i = 0; i < n; ++i) /* the first half squeezed or spread about (0.5, 0.5, 0.5) */
@@ -388,6 +389,8 @@ static void check_rebuilt(int near_lists) {
 }
 
 Test(neighbour_search, lists_rebuilt_in_their_regions_equal_fresh_ones) {
-  check_rebuilt(0);
-  check_rebuilt(1);
+  check_rebuilt(0, 2); /* above VBC_PARALLEL_MIN: the regions move in parallel when they can */
+  check_rebuilt(1, 2);
+  check_rebuilt(0, 3);
+  check_rebuilt(1, 1);
 }
