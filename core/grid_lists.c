@@ -252,60 +252,65 @@ static void move_entries(vbc_neighbors *nb, size_t to, size_t from, size_t count
   }
 }
 
-/* regions_compact when every block moves left, on `team` threads: the blocks are cut into runs
+/* The parallel move of the regions, when every block moves left: the blocks are cut into runs
  * of about equal pairs, one a thread, each moved first block first as the serial compaction does.
  * A run writes only its own places, which end where the next run's begin, so the only lists it
  * can overwrite before they are moved are the previous run's that lie between its first block's
  * place and that block's base: those entries are copied aside first, and the previous run reads
- * them from the copy (at most the margins of the regions before the cut). The move is the
- * gather's copy that the scratch had, again split over the threads. Returns 0 (nothing moved)
- * when the copy cannot be allocated. */
-static int regions_compact_parallel(vbc_neighbors *nb, size_t nchunks, int team) {
-  enum { MAX_TEAM = 64 };
-  size_t first[MAX_TEAM + 1], saved_at[MAX_TEAM + 1], total = 0;
-  const size_t T = team < MAX_TEAM ? (size_t)team : MAX_TEAM;
-  first[0] = 0, first[T] = nchunks;
+ * them from the copy (at most the margins of the regions before the cut). It runs in the team of
+ * the gather's copy (one team start, as when the scratch was copied). */
+enum { MAX_RUNS = 64 };
+typedef struct move_plan {
+  size_t runs, first[MAX_RUNS + 1], saved_at[MAX_RUNS + 1];
+  uint32_t *saved_index;
+  double *saved_dist;
+} move_plan;
+
+/* 1 with the plan for `team` runs; 0 (nothing allocated) when the copy cannot be allocated. */
+static int plan_make(move_plan *m, const vbc_neighbors *nb, size_t nchunks, int team) {
+  const size_t T = team < MAX_RUNS ? (size_t)team : MAX_RUNS;
+  size_t total = 0;
+  m->runs = T;
+  m->first[0] = 0, m->first[T] = nchunks;
   for (size_t t = 1, c = 0; t < T; ++t) { /* run t starts at the first block placed past t/T */
     while (c < nchunks && nb->start[c * CHUNK] < nb->npairs / T * t) ++c;
-    first[t] = c;
+    m->first[t] = c;
   }
   for (size_t t = 1; t <= T; ++t) {
-    saved_at[t - 1] = total;
-    if (t < T && first[t] < nchunks)
-      total += nb->chunk[first[t]].base - nb->start[first[t] * CHUNK];
+    m->saved_at[t - 1] = total;
+    if (t < T && m->first[t] < nchunks)
+      total += nb->chunk[m->first[t]].base - nb->start[m->first[t] * CHUNK];
   }
-  uint32_t *saved_index = malloc((total ? total : 1) * sizeof *saved_index);
-  double *saved_dist = malloc((total ? total : 1) * sizeof *saved_dist);
-  if (saved_index == NULL || saved_dist == NULL) {
-    free(saved_index), free(saved_dist);
-    return 0;
+  m->saved_index = malloc((total ? total : 1) * sizeof *m->saved_index);
+  m->saved_dist = malloc((total ? total : 1) * sizeof *m->saved_dist);
+  if (m->saved_index && m->saved_dist) return 1;
+  free(m->saved_index), free(m->saved_dist);
+  return 0;
+}
+
+/* Thread t0 of nt takes runs t0, t0 + nt, ... (a team smaller than the plan's takes them in
+ * turn): every span is saved before the barrier, and after it the runs touch disjoint entries. */
+static void plan_run(const move_plan *m, vbc_neighbors *nb, size_t nchunks, size_t t0,
+                     size_t nt) {
+  for (size_t run = t0; run + 1 < m->runs; run += nt) { /* run + 1's span, read by run */
+    const size_t next = m->first[run + 1];
+    if (next >= nchunks) continue;
+    const size_t lo = nb->start[next * CHUNK], span = nb->chunk[next].base - lo;
+    memcpy(m->saved_index + m->saved_at[run], nb->index + lo, span * sizeof *nb->index);
+    memcpy(m->saved_dist + m->saved_at[run], nb->dist + lo, span * sizeof *nb->dist);
   }
-#pragma omp parallel num_threads((int)T)
-  {
-    /* a team smaller than asked for takes the runs in turn: every span is saved before any run
-     * moves, and after that the runs touch disjoint entries */
-    const size_t t0 = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
-    for (size_t run = t0; run + 1 < T; run += nt) { /* run + 1's span, read by run */
-      const size_t next = first[run + 1];
-      if (next >= nchunks) continue;
-      const size_t lo = nb->start[next * CHUNK], span = nb->chunk[next].base - lo;
-      memcpy(saved_index + saved_at[run], nb->index + lo, span * sizeof *nb->index);
-      memcpy(saved_dist + saved_at[run], nb->dist + lo, span * sizeof *nb->dist);
-    }
 #pragma omp barrier
-    for (size_t run = t0; run < T; run += nt) {
-      const size_t next = first[run + 1];
-      const size_t cut = run + 1 < T && next < nchunks ? nb->start[next * CHUNK] : SIZE_MAX;
-      for (size_t c = first[run]; c < next; ++c) {
-        const vbc_neighbor_chunk *b = &nb->chunk[c];
-        if (b->scratch || b->used == 0) continue;
-        move_entries(nb, nb->start[c * CHUNK], b->base, b->used, cut,
-                     saved_index + saved_at[run], saved_dist + saved_at[run]);
-      }
+  for (size_t run = t0; run < m->runs; run += nt) {
+    const size_t next = m->first[run + 1];
+    const size_t cut = run + 1 < m->runs && next < nchunks ? nb->start[next * CHUNK] : SIZE_MAX;
+    for (size_t c = m->first[run]; c < next; ++c) {
+      const vbc_neighbor_chunk *b = &nb->chunk[c];
+      if (b->scratch || b->used == 0) continue;
+      move_entries(nb, nb->start[c * CHUNK], b->base, b->used, cut,
+                   m->saved_index + m->saved_at[run], m->saved_dist + m->saved_at[run]);
     }
   }
-  free(saved_index), free(saved_dist);
-  return 1;
+#pragma omp barrier
 }
 
 /* The prefix sum of the lengths places the lists; those in regions are moved into place, those
@@ -331,29 +336,37 @@ static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
     return err->code;
   if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
   const int team = n >= VBC_PARALLEL_MIN ? omp_get_max_threads() : 1;
-  if (nb->npairs > 0 && !(team > 1 && all_move_left(nb, nchunks) &&
-                          regions_compact_parallel(nb, nchunks, team)))
-    regions_compact(nb, nchunks);
-  /* by the search's chunks, one at a time to whichever thread is free: the lists lie where the
-   * scanned particles are, mostly at the start in the 3D peer dam break (fluid first), so
-   * guided's first block (half the particles) handed one thread nearly the whole copy */
-#pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
-  for (size_t c = 0; c < nchunks; ++c) {
-    vbc_neighbor_chunk *b = &nb->chunk[c];
-    const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
-    for (size_t i = c * CHUNK; i < hi; ++i) {
-      const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
-      if (count == 0) continue;
-      if (b->scratch) {
-        memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
-        memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
+  move_plan plan;
+  const int parallel_move = nb->npairs > 0 && team > 1 && all_move_left(nb, nchunks) &&
+                            plan_make(&plan, nb, nchunks, team);
+  if (nb->npairs > 0 && !parallel_move) regions_compact(nb, nchunks);
+#pragma omp parallel if (n >= VBC_PARALLEL_MIN)
+  {
+    if (parallel_move)
+      plan_run(&plan, nb, nchunks, (size_t)omp_get_thread_num(),
+               (size_t)omp_get_num_threads());
+    /* by the search's chunks, one at a time to whichever thread is free: the lists lie where the
+     * scanned particles are, mostly at the start in the 3D peer dam break (fluid first), so
+     * guided's first block (half the particles) handed one thread nearly the whole copy */
+#pragma omp for schedule(dynamic, 1)
+    for (size_t c = 0; c < nchunks; ++c) {
+      vbc_neighbor_chunk *b = &nb->chunk[c];
+      const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
+      for (size_t i = c * CHUNK; i < hi; ++i) {
+        const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
+        if (count == 0) continue;
+        if (b->scratch) {
+          memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
+          memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
+        }
+        if (scale > 0.0)
+          for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
       }
-      if (scale > 0.0)
-        for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
+      b->region = region_for(nb->start[hi] - nb->start[c * CHUNK]);
+      chunk_free_scratch(b);
     }
-    b->region = region_for(nb->start[hi] - nb->start[c * CHUNK]);
-    chunk_free_scratch(b);
   }
+  if (parallel_move) free(plan.saved_index), free(plan.saved_dist);
   return VBC_OK;
 }
 
