@@ -1,4 +1,5 @@
-/* grid.c — see grid.h. */
+/* grid.c — the uniform grid of grid.h: the bounding box, the cells and the stable counting sort
+ * by cell that the neighbour lists (grid_lists.c) and the colouring (grid_colouring.c) read. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +8,6 @@
 #include <omp.h>
 
 #include "core/grid.h"
-#include "core/grid_scan.h"
 #include "core/parallel.h"
 
 /* Cells beyond this many per particle mean the particles are scattered over a huge region: a
@@ -50,6 +50,29 @@ static size_t cell_index(const vbc_grid *g, vbc_vec p) {
   return (size_t)(cx + g->nc[0] * (cy + g->nc[1] * cz));
 }
 
+/* pos[sorted[k]] by axis, so that the search reads its candidates in a row. */
+static void copy_sorted_positions(vbc_grid *g, const vbc_vec *pos, size_t lo, size_t hi) {
+  for (size_t k = lo; k < hi; ++k) {
+    const vbc_vec p = pos[g->sorted[k]];
+    g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
+  }
+}
+
+/* The counting sort on one thread, with cell_start as its only counter (no array of ncells
+ * beside it: at 10^6 fluid particles in the 3D peer dam break sim.c's overlap check builds a
+ * grid of about 12 cells a particle, and a second array of them held 8 B a cell): the counts go
+ * to cell_start[c + 2], the prefix sum makes cell_start[c + 1] the start of cell c, and placing
+ * a particle of cell c advances cell_start[c + 1] to the start of cell c + 1. */
+static void sort_serial(vbc_grid *g, const vbc_vec *pos) {
+  const size_t n = g->n, nc = g->ncells;
+  size_t *cs = g->cell_start;
+  memset(cs, 0, (nc + 2) * sizeof *cs);
+  for (size_t i = 0; i < n; ++i) cs[(g->cell_of[i] = cell_index(g, pos[i])) + 2]++;
+  for (size_t c = 2; c < nc + 2; ++c) cs[c] += cs[c - 1];
+  for (size_t i = 0; i < n; ++i) g->sorted[cs[g->cell_of[i] + 1]++] = (uint32_t)i;
+  copy_sorted_positions(g, pos, 0, n);
+}
+
 /* A stable counting sort by cell, in parallel: each thread takes a contiguous block of particles,
  * finds and counts their cells, and after one serial prefix over (cell, block) places its block
  * in index order. A cell's particles from block t follow those of the blocks before it, so every
@@ -57,10 +80,14 @@ static size_t cell_index(const vbc_grid *g, vbc_vec p) {
  * Then the positions in that order, by axis. Sparse grids (more than 8 cells a particle) sort on
  * one thread: the counts would take a copy of the cells per thread. So do grids of fewer than
  * VBC_PARALLEL_MIN_STREAM particles: the team start and its two barriers cost more than the sort
- * (measured in core/parallel.h). */
+ * (measured in core/parallel.h). The one-thread sort (sort_serial) places the same order. */
 static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
   const size_t n = g->n, nc = g->ncells;
   const int team = n >= VBC_PARALLEL_MIN_STREAM && nc <= 8 * n ? omp_get_max_threads() : 1;
+  if (team == 1) {
+    sort_serial(g, pos);
+    return VBC_OK;
+  }
   if (vbc_grow(&g->cap_counts, (size_t)team * nc, (void *[]){&g->counts},
                (size_t[]){sizeof *g->counts}, 1, err) != VBC_OK)
     return err->code;
@@ -87,11 +114,7 @@ static int sort_by_cell(vbc_grid *g, const vbc_vec *pos, vbc_error *err) {
     }
     for (size_t i = lo; i < hi; ++i) g->sorted[count[g->cell_of[i]]++] = (uint32_t)i;
 #pragma omp barrier
-#pragma omp for schedule(static)
-    for (size_t k = 0; k < n; ++k) {
-      const vbc_vec p = pos[g->sorted[k]];
-      g->sx[k] = p.x, g->sy[k] = p.y, g->sz[k] = p.z;
-    }
+    copy_sorted_positions(g, pos, n * t / T, n * (t + 1) / T);
   }
   return VBC_OK;
 }
@@ -117,6 +140,19 @@ double vbc_grid_cells_spanned(const vbc_vec *pos, size_t n, int dim, double cell
   return cells_over(lo, hi, dim, cell, n, nc);
 }
 
+/* A grid of far fewer cells than an earlier one gives the cells' arrays back instead of keeping
+ * them resident: sim.c's overlap check builds the grid at cell l, the search at 2 l, 8 times
+ * fewer cells in 3D, and the first's cell_start (8 B a cell, about 12 cells a particle at 10^6
+ * fluid particles in the 3D peer dam break) stayed in the peak memory of the whole run. */
+static void release_oversized(vbc_grid *g) {
+  enum { KEEP = 1 << 16 }; /* cells any grid keeps: a small grid is not reallocated every build */
+  const size_t cells = g->ncells + 2, team = (size_t)omp_get_max_threads();
+  if (g->cap_cells > KEEP && g->cap_cells > 4 * cells)
+    free(g->cell_start), g->cell_start = NULL, g->cap_cells = 0;
+  if (g->cap_counts > KEEP && g->cap_counts > 4 * team * cells)
+    free(g->counts), g->counts = NULL, g->cap_counts = 0;
+}
+
 int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double cell,
                    vbc_error *err) {
   vbc_vec lo = vbc_vec_zero(), hi = vbc_vec_zero();
@@ -136,7 +172,8 @@ int vbc_grid_build(vbc_grid *g, const vbc_vec *pos, size_t n, int dim, double ce
                          "neighbour search: particles spread over %.3g cells", ncells);
   for (int a = 0; a < 3; ++a) g->nc[a] = (long)nc[a];
   g->ncells = (size_t)ncells;
-  if (vbc_grow(&g->cap_cells, g->ncells + 1, (void *[]){&g->cell_start},
+  release_oversized(g);
+  if (vbc_grow(&g->cap_cells, g->ncells + 2, (void *[]){&g->cell_start},
                (size_t[]){sizeof *g->cell_start}, 1, err) != VBC_OK ||
       vbc_grow(&g->cap_n, n, (void *[]){&g->sorted, &g->sx, &g->sy, &g->sz, &g->cell_of},
                (size_t[]){sizeof *g->sorted, sizeof *g->sx, sizeof *g->sy, sizeof *g->sz,
@@ -153,237 +190,4 @@ void vbc_grid_free(vbc_grid *g) {
   free(g->cell_of);
   free(g->counts);
   memset(g, 0, sizeof *g);
-}
-
-static void cell_coords(const vbc_grid *g, size_t cell, long c[3]) {
-  c[0] = (long)(cell % (size_t)g->nc[0]);
-  c[1] = (long)((cell / (size_t)g->nc[0]) % (size_t)g->nc[1]);
-  c[2] = (long)(cell / ((size_t)g->nc[0] * (size_t)g->nc[1]));
-}
-
-/* The cells around particle i's cell c: r[a] cells each way along axis a, and along x the span
- * x0..x1 (c - 1 .. c + 1 within the grid). Cells x0..x1 of one row are consecutive, so their
- * particles are one run of g->sorted, in the order the cells would be visited one by one. */
-typedef struct cell_rows {
-  long c[3], r[3], x0, x1;
-} cell_rows;
-
-static cell_rows rows_around(const vbc_grid *g, size_t i) {
-  cell_rows w;
-  cell_coords(g, g->cell_of[i], w.c);
-  w.r[0] = 1, w.r[1] = g->dim > 1, w.r[2] = g->dim > 2;
-  w.x0 = w.c[0] > 0 ? w.c[0] - 1 : 0;
-  w.x1 = w.c[0] + 1 < g->nc[0] ? w.c[0] + 1 : g->nc[0] - 1;
-  return w;
-}
-
-/* The run of g->sorted holding cells x0..x1 of row (y, z); empty off the grid. */
-static void row_run(const vbc_grid *g, const cell_rows *w, long y, long z, size_t *begin,
-                    size_t *end) {
-  *begin = *end = 0;
-  if (y < 0 || y >= g->nc[1] || z < 0 || z >= g->nc[2]) return;
-  const size_t row = (size_t)(g->nc[0] * (y + g->nc[1] * z));
-  *begin = g->cell_start[row + (size_t)w->x0];
-  *end = g->cell_start[row + (size_t)w->x1 + 1];
-}
-
-/* Room for `need` pairs in a chunk's scratch; 0 when out of memory. */
-static int chunk_reserve(vbc_neighbor_chunk *b, size_t need) {
-  if (need <= b->cap) return 1;
-  const size_t cap = need > 2 * b->cap ? need : 2 * b->cap;
-  uint32_t *index = realloc(b->index, cap * sizeof *index);
-  if (index) b->index = index;
-  double *dist = index ? realloc(b->dist, cap * sizeof *dist) : NULL;
-  if (dist) b->dist = dist;
-  if (index && dist) b->cap = cap;
-  return index && dist;
-}
-
-/* Append to chunk b's scratch (after b->used) every j != i within `radius` of particle i (at pi)
- * with its distance, cell by cell (z, y, x) and in index order within a cell. Returns the count,
- * or SIZE_MAX when the scratch cannot grow. wide: the AVX-512 loops (grid_scan.h). */
-static size_t scan_neighbours(const vbc_grid *g, size_t i, vbc_vec pi, double radius, int wide,
-                              vbc_neighbor_chunk *b) {
-  const cell_rows w = rows_around(g, i);
-  const double r2max = radius * radius;
-  size_t count = 0;
-  for (long z = w.c[2] - w.r[2]; z <= w.c[2] + w.r[2]; ++z)
-    for (long y = w.c[1] - w.r[1]; y <= w.c[1] + w.r[1]; ++y) {
-      size_t k, end;
-      row_run(g, &w, y, z, &k, &end);
-      if (k == end) continue;
-      if (!chunk_reserve(b, b->used + count + (end - k) + VBC_SCAN_SLACK)) return SIZE_MAX;
-      count += vbc_scan_run(g, k, end, pi, r2max, (uint32_t)i, wide, b->index + b->used + count,
-                            b->dist + b->used + count); /* r^2 until the end */
-    }
-  vbc_scan_sqrt(b->dist + b->used, count, wide);
-  return count;
-}
-
-enum { CHUNK = 128 }; /* particles per block of the search's scratch: blocks small enough that the
-                       * seeds' pass (the fluid only) splits evenly over the threads */
-
-/* One pass over the particles (two for build_near): each block of CHUNK particles scans into its
- * own scratch, the prefix sum of the counts places the lists, and they are copied into place.
- * The lists are those of a count-then-fill search, in the same order. */
-int vbc_neighbors_build(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos, double radius,
-                        vbc_error *err) {
-  return vbc_neighbors_build_active(nb, g, pos, radius, NULL, err);
-}
-
-/* Room for the lists of n particles and the chunks' scratch; the lists start empty. */
-static int lists_reserve(vbc_neighbors *nb, size_t n, double radius, vbc_error *err) {
-  if (vbc_grow(&nb->cap_n, n + 1, (void *[]){&nb->start, &nb->offset},
-               (size_t[]){sizeof *nb->start, sizeof *nb->offset}, 2, err) != VBC_OK)
-    return err->code;
-  nb->n = n;
-  nb->radius = radius;
-  memset(nb->start, 0, (n + 1) * sizeof *nb->start);
-  const size_t nchunks = (n + CHUNK - 1) / CHUNK;
-  if (nchunks > nb->nchunks) {
-    vbc_neighbor_chunk *c = realloc(nb->chunk, nchunks * sizeof *c);
-    if (c == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
-    memset(c + nb->nchunks, 0, (nchunks - nb->nchunks) * sizeof *c);
-    nb->chunk = c;
-    nb->nchunks = nchunks;
-  }
-  for (size_t c = 0; c < nchunks; ++c) nb->chunk[c].used = 0;
-  return VBC_OK;
-}
-
-/* Scan the particles with select[i] != 0 (select NULL: all) into their chunk's scratch, after
- * what it holds: particle i's list goes to offset[i] there, its length to start[i + 1]. Each
- * block of CHUNK particles has its own scratch, so any thread may take it. With near, every
- * particle found closer than reach that is not a seed is marked near[j] = 1. */
-static int scan_pass(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                     const unsigned char *select, const unsigned char *seed, double reach,
-                     unsigned char *near, vbc_error *err) {
-  const size_t n = nb->n, nchunks = (n + CHUNK - 1) / CHUNK;
-  const int wide = !nb->plain && vbc_scan_wide_available();
-  int failed = 0;
-#pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
-  for (size_t c = 0; c < nchunks; ++c) {
-    /* a copy on this thread's stack: two chunks share a cache line, and the other thread is
-     * on the next chunk, so updating `used` in place after every particle made the line bounce
-     * between the cores (2D, 36 candidates a particle: the scan took 52 % more CPU on 2 threads
-     * than on 1) */
-    vbc_neighbor_chunk chunk = nb->chunk[c], *b = &chunk;
-    const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
-    for (size_t i = c * CHUNK; i < hi; ++i) {
-      if (select && !select[i]) continue;
-      const size_t k = scan_neighbours(g, i, pos[i], nb->radius, wide, b);
-      if (k == SIZE_MAX) {
-#pragma omp atomic write
-        failed = 1;
-        break;
-      }
-      const uint32_t *found = b->index + b->used;
-      const double *dist = b->dist + b->used;
-      if (near) /* one test, rarely true (most neighbours of a seed are seeds): well predicted */
-        for (size_t m = 0; m < k; ++m)
-          if ((dist[m] < reach) & !seed[found[m]]) {
-#pragma omp atomic write
-            near[found[m]] = 1;
-          }
-      nb->offset[i] = b->used;
-      nb->start[i + 1] = k;
-      b->used += k;
-    }
-    nb->chunk[c] = chunk;
-  }
-  if (failed) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (neighbour search)");
-  return VBC_OK;
-}
-
-/* The prefix sum of the lengths places the lists; each is copied from its chunk's scratch. */
-static int lists_gather(vbc_neighbors *nb, vbc_error *err) {
-  const size_t n = nb->n;
-  for (size_t i = 0; i < n; ++i) nb->start[i + 1] += nb->start[i];
-  nb->npairs = nb->start[n];
-  if (vbc_grow(&nb->cap_pairs, nb->npairs, (void *[]){&nb->index, &nb->dist},
-               (size_t[]){sizeof *nb->index, sizeof *nb->dist}, 2, err) != VBC_OK)
-    return err->code;
-  const double scale = nb->q_scale;
-  if (scale > 0.0 && vbc_grow(&nb->cap_q, nb->npairs, (void *[]){&nb->q},
-                              (size_t[]){sizeof *nb->q}, 1, err) != VBC_OK)
-    return err->code;
-  if (!(scale > 0.0)) free(nb->q), nb->q = NULL, nb->cap_q = 0;
-  if (nb->npairs == 0) return VBC_OK; /* index may be NULL: no pointer arithmetic on it */
-  /* by the search's chunks, one at a time to whichever thread is free: the lists lie where the
-   * scanned particles are, mostly at the start in the 3D peer dam break (fluid first), so
-   * guided's first block (half the particles) handed one thread nearly the whole copy */
-  const size_t nchunks = (n + CHUNK - 1) / CHUNK;
-#pragma omp parallel for schedule(dynamic, 1) if (n >= VBC_PARALLEL_MIN)
-  for (size_t c = 0; c < nchunks; ++c) {
-    const vbc_neighbor_chunk *b = &nb->chunk[c];
-    const size_t hi = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
-    for (size_t i = c * CHUNK; i < hi; ++i) {
-      const size_t lo = nb->start[i], count = nb->start[i + 1] - lo;
-      if (count == 0) continue;
-      memcpy(nb->index + lo, b->index + nb->offset[i], count * sizeof *nb->index);
-      memcpy(nb->dist + lo, b->dist + nb->offset[i], count * sizeof *nb->dist);
-      if (scale > 0.0)
-        for (size_t m = lo; m < lo + count; ++m) nb->q[m] = nb->dist[m] / scale;
-    }
-  }
-  return VBC_OK;
-}
-
-static int check_radius(const vbc_grid *g, double radius, vbc_error *err) {
-  if (radius > g->cell * (1.0 + 1e-12))
-    return vbc_error_set(err, VBC_EXIT_INPUT, "neighbour radius %g exceeds the cell size %g",
-                         radius, g->cell);
-  return VBC_OK;
-}
-
-int vbc_neighbors_build_active(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                               double radius, const unsigned char *active, vbc_error *err) {
-  if (check_radius(g, radius, err) != VBC_OK || lists_reserve(nb, g->n, radius, err) != VBC_OK ||
-      scan_pass(nb, g, pos, active, NULL, 0.0, NULL, err) != VBC_OK)
-    return err->code;
-  return lists_gather(nb, err);
-}
-
-int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec *pos,
-                             double radius, const unsigned char *seed, double reach,
-                             unsigned char *near, vbc_error *err) {
-  if (check_radius(g, radius, err) != VBC_OK || lists_reserve(nb, g->n, radius, err) != VBC_OK)
-    return err->code;
-  memset(near, 0, g->n);
-  if (scan_pass(nb, g, pos, seed, seed, reach, near, err) != VBC_OK ||
-      scan_pass(nb, g, pos, near, NULL, 0.0, NULL, err) != VBC_OK)
-    return err->code;
-  return lists_gather(nb, err);
-}
-
-void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, unsigned char *mark,
-                   unsigned char *active) {
-  enum { SEEDED = 1, NEAR = 2 };
-  memset(mark, 0, g->ncells);
-  for (size_t i = 0; i < g->n; ++i)
-    if (seed[i]) mark[g->cell_of[i]] = SEEDED;
-  const long r[3] = {reach, g->dim > 1 ? reach : 0, g->dim > 2 ? reach : 0};
-  for (size_t cell = 0; cell < g->ncells; ++cell) {
-    if (!(mark[cell] & SEEDED)) continue;
-    long c[3];
-    cell_coords(g, cell, c);
-    for (long z = c[2] - r[2]; z <= c[2] + r[2]; ++z)
-      for (long y = c[1] - r[1]; y <= c[1] + r[1]; ++y)
-        for (long x = c[0] - r[0]; x <= c[0] + r[0]; ++x)
-          if (x >= 0 && x < g->nc[0] && y >= 0 && y < g->nc[1] && z >= 0 && z < g->nc[2])
-            mark[(size_t)(x + g->nc[0] * (y + g->nc[1] * z))] |= NEAR;
-  }
-#pragma omp parallel for schedule(static) if (g->n >= VBC_PARALLEL_MIN_LIGHT)
-  for (size_t i = 0; i < g->n; ++i) active[i] = seed[i] || (mark[g->cell_of[i]] & NEAR);
-}
-
-void vbc_neighbors_free(vbc_neighbors *nb) {
-  for (size_t c = 0; c < nb->nchunks; ++c) free(nb->chunk[c].index), free(nb->chunk[c].dist);
-  free(nb->chunk);
-  free(nb->start);
-  free(nb->offset);
-  free(nb->index);
-  free(nb->dist);
-  free(nb->q);
-  memset(nb, 0, sizeof *nb);
 }

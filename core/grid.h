@@ -31,20 +31,24 @@ typedef struct vbc_grid {
   vbc_vec lo;
   long nc[3];
   size_t ncells, n;
-  size_t *cell_start; /* ncells + 1 */
+  size_t *cell_start; /* ncells + 1 (room for ncells + 2: the one-thread sort counts in it) */
   uint32_t *sorted;   /* particle indices, grouped by cell */
   double *sx, *sy, *sz; /* pos[sorted[k]] by axis: the search reads candidates in a row */
   size_t *cell_of;    /* cell index of each particle */
-  size_t *counts;     /* scratch of the sort: per thread and cell */
+  size_t *counts;     /* scratch of the parallel sort: per thread and cell (dense grids only) */
   size_t cap_counts;
   size_t cap_cells, cap_n;
 } vbc_grid;
 
-/* The lists of one block of particles as the one-pass search finds them (vbc_neighbors_build). */
+/* One block of particles as the one-pass search fills it (vbc_neighbors_build): its lists go to
+ * its region of the final lists, sized from its previous build, or, when they outgrow it, to
+ * scratch of its own, freed once the lists are in place. */
 typedef struct vbc_neighbor_chunk {
-  uint32_t *index;
+  uint32_t *index; /* where the scan writes: nb->index + base, or the scratch */
   double *dist;
   size_t cap, used;
+  size_t base, region; /* its region: [base, base + region) of nb->index and nb->dist */
+  int scratch;         /* 1: index and dist are its own scratch */
 } vbc_neighbor_chunk;
 
 typedef struct vbc_neighbors {
@@ -57,9 +61,9 @@ typedef struct vbc_neighbors {
   double *q;       /* npairs: dist / q_scale when q_scale > 0, else NULL: the kernel's argument
                       r / H, divided once per pair and step instead of in every pass */
   size_t cap_q;
-  size_t *offset;  /* n: where the search left particle i's list in its chunk's scratch */
+  size_t *offset;  /* n: where the search left particle i's list in its chunk's storage */
   size_t cap_n, cap_pairs;
-  vbc_neighbor_chunk *chunk; /* scratch of the search, kept between builds */
+  vbc_neighbor_chunk *chunk; /* the search's blocks; their regions are kept between builds */
   size_t nchunks;
   int plain;       /* set by the caller: 1 keeps the search on its plain loops where the AVX-512
                       ones could run (core/grid_scan.h; the same lists: tests/test_grid.c) */
@@ -107,6 +111,10 @@ int vbc_neighbors_build_near(vbc_neighbors *nb, const vbc_grid *g, const vbc_vec
 void vbc_grid_near(const vbc_grid *g, const unsigned char *seed, long reach, unsigned char *mark,
                    unsigned char *active);
 void vbc_neighbors_free(vbc_neighbors *nb);
+
+/* Bytes of scratch the search holds beside the lists between builds (0 once they are gathered:
+ * the peak memory of a 10^6-particle run counted them twice otherwise). */
+size_t vbc_neighbors_scratch_bytes(const vbc_neighbors *nb);
 
 /* Group rows by strip and colour. row_of[i] is the row of particle i, or -1 if it has none. */
 int vbc_colouring_build(vbc_colouring *c, const vbc_grid *g, const long *row_of,

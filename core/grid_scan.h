@@ -1,4 +1,4 @@
-/* grid_scan.h — the neighbour search's distance test over one run of candidates (grid.c): a
+/* grid_scan.h — the neighbour search's distance test over one run of candidates (grid_lists.c): a
  * plain loop, and one for AVX-512 (core/simd.h) with the same results. */
 #ifndef VBC_GRID_SCAN_H
 #define VBC_GRID_SCAN_H

@@ -3,7 +3,8 @@
  * holding every particle within two cell edges of a seed; near lists for the seeds and exactly
  * the particles within the radius of one; the colouring covers every row once and
  * never puts two interacting rows of one colour in parallel; the search's AVX-512 loops give the
- * plain loops' lists bit for bit. */
+ * plain loops' lists bit for bit; lists rebuilt in place as the points move equal fresh ones and
+ * hold no scratch between builds. */
 #include <criterion/criterion.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -337,4 +338,59 @@ Test(neighbour_search, wide_loops_give_the_plain_lists_bit_for_bit) {
   check_wide_equals_plain(2, 5000, 0.03, 0.03);
   check_wide_equals_plain(3, 6000, 0.08, 0.08);
   check_wide_equals_plain(3, 6000, 0.08, 0.05);
+}
+
+/* One lists structure rebuilt as the points move (its blocks' regions sized by the build before:
+ * some blocks outgrow theirs, some shrink, and build_near's blocks mix seeds and near points)
+ * equals lists built afresh, entry by entry, and keeps no scratch between builds; on 1, 2 and 3
+ * threads (the parallel move of the regions cuts the blocks into one run a thread). */
+static void check_rebuilt(int near_lists, int threads) {
+  const size_t n = 5000;
+  const double cell = 0.09, radius = 0.08;
+  vbc_vec *p0 = make_points(n, 3, cell, 777u), *p = malloc(n * sizeof *p);
+  unsigned char *seed = calloc(n, 1), *near = calloc(n, 1);
+  cr_assert(p && seed && near);
+  for (size_t i = 0; i < n; i += 3) seed[i] = 1;
+  vbc_grid g = {0};
+  vbc_neighbors reused = {0};
+  vbc_error err = {0};
+  omp_set_num_threads(threads);
+  const double squeeze[] = {1.0, 0.6, 1.0, 1.3, 0.8};
+  for (size_t step = 0; step < sizeof squeeze / sizeof *squeeze; ++step) {
+    for (size_t i = 0; i < n; ++i) /* the first half squeezed or spread about (0.5, 0.5, 0.5) */
+      p[i] = i < n / 2 ? vbc_vec_add(vbc_vec_make(0.5, 0.5, 0.5),
+                                     vbc_vec_scale(vbc_vec_sub(p0[i], vbc_vec_make(0.5, 0.5, 0.5)),
+                                                   squeeze[step]))
+                       : p0[i];
+    cr_assert_eq(vbc_grid_build(&g, p, n, 3, cell, &err), VBC_OK, "%s", err.message);
+    vbc_neighbors fresh = {0};
+    if (near_lists) {
+      cr_assert_eq(vbc_neighbors_build_near(&reused, &g, p, radius, seed, radius, near, &err),
+                   VBC_OK);
+      cr_assert_eq(vbc_neighbors_build_near(&fresh, &g, p, radius, seed, radius, near, &err),
+                   VBC_OK);
+    } else {
+      cr_assert_eq(vbc_neighbors_build(&reused, &g, p, radius, &err), VBC_OK);
+      cr_assert_eq(vbc_neighbors_build(&fresh, &g, p, radius, &err), VBC_OK);
+    }
+    cr_assert_eq(vbc_neighbors_scratch_bytes(&reused), 0, "step %zu", step);
+    cr_assert_eq(reused.npairs, fresh.npairs, "step %zu", step);
+    cr_assert_gt(fresh.npairs, n, "the test set must have neighbours");
+    cr_assert_eq(memcmp(reused.start, fresh.start, (n + 1) * sizeof *fresh.start), 0);
+    cr_assert_eq(memcmp(reused.index, fresh.index, fresh.npairs * sizeof *fresh.index), 0,
+                 "step %zu", step);
+    cr_assert_eq(memcmp(reused.dist, fresh.dist, fresh.npairs * sizeof *fresh.dist), 0);
+    vbc_neighbors_free(&fresh);
+  }
+  omp_set_num_threads(1);
+  free(p0), free(p), free(seed), free(near);
+  vbc_grid_free(&g);
+  vbc_neighbors_free(&reused);
+}
+
+Test(neighbour_search, lists_rebuilt_in_their_regions_equal_fresh_ones) {
+  check_rebuilt(0, 2); /* above VBC_PARALLEL_MIN: the regions move in parallel when they can */
+  check_rebuilt(1, 2);
+  check_rebuilt(0, 3);
+  check_rebuilt(1, 1);
 }
