@@ -192,8 +192,11 @@ enum {
                                        (MPS-LCP with rigid_pressure, Miyamoto & Koshizuka §4) */
   VBC_ROWS_WEAK_MASSES = 1u << 3,   /* inverse masses read through vbc_system_inv_mass, so that
                                        a weak coupler can solve rigid particles as fluid (PMS) */
-  VBC_ROWS_PRESSURE_LOAD = 1u << 4  /* boundary_impulses give the whole pressure force on walls
+  VBC_ROWS_PRESSURE_LOAD = 1u << 4, /* boundary_impulses give the whole pressure force on walls
                                        and bodies, hydrostatic part included (Akinci 2012) */
+  VBC_ROWS_BODY_REACTION = 1u << 5  /* boundary_impulses give the reaction to what the rows'
+                                       rigid particles gave the fluid (He et al. 2012 eq. 21
+                                       with eq. 28's force), the body's share of the solve */
 };
 
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the

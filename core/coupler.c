@@ -96,6 +96,9 @@ static const char *body_remedy(unsigned need, unsigned have) {
                  "coupler akinci or pms"
                : "constraint mps (rigid_pressure true) under this coupler";
   if (need == VBC_ROWS_WEAK_MASSES) return "constraint mps or sph_density under coupler pms";
+  if (need & VBC_ROWS_BODY_REACTION)
+    return "constraint staggered (He et al.'s p^v), mps (rigid_pressure true) or sph_density "
+           "under this coupler";
   return "constraint sph_density (or dfsph) under this coupler";
 }
 
@@ -116,19 +119,25 @@ static int check_body_coupling(vbc_coupling *c, vbc_error *err) {
                                                       "of its rigid particles"
                        : need == VBC_ROWS_WEAK_MASSES ? "the block solving rigid particles as "
                                                         "fluid"
-                                                      : "the block's boundary impulses giving "
-                                                        "the whole pressure force";
+                       : need & VBC_ROWS_BODY_REACTION
+                           ? "the fluid block to hand the bodies p^v's share of the load (its "
+                             "rigid rows, its boundary impulses or eq. 28's reaction)"
+                           : "the block's boundary impulses giving the whole pressure force";
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->params, "uncoupled_bodies"))) {
       fprintf(stderr, "vbc: warning: %s: method.uncoupled_bodies: block %s under coupler %s "
               "gives body %zu no fluid load (the coupler relies on %s)\n", c->file,
               b->type->name, c->type->name, body, what);
       continue;
     }
+    const char *fate = need & VBC_ROWS_BODY_REACTION
+                           ? "would get the pre-pass's share of the load alone (a box of half "
+                             "the water's density floats at 0.37 submerged, not 0.5)"
+                           : "would get no buoyancy and sink";
     return vbc_error_set(err, VBC_EXIT_INPUT,
                          "%s: method.fluid.constraint: block %s cannot hold up body %zu under "
-                         "coupler %s, which relies on %s: the body would get no buoyancy and "
-                         "sink. Use %s; or set method.uncoupled_bodies to true for an ablation "
-                         "that wants it", c->file, b->type->name, body, c->type->name, what,
+                         "coupler %s, which relies on %s: the body %s. Use %s; or set "
+                         "method.uncoupled_bodies to true for an ablation that wants it",
+                         c->file, b->type->name, body, c->type->name, what, fate,
                          body_remedy(need, have));
   }
   return VBC_OK;

@@ -356,4 +356,9 @@ const vbc_coupler_type vbc_coupler_staggered = {
     .free = stag_free,
     .begin_step = keep_initial_velocities,
     .records_fluid_impulse = 1,
+    /* p^d reaches the bodies through the pre-pass; p^v only through the fluid block: its eq. 28
+     * reaction (staggered), its boundary impulses (sph_density, dfsph) or its rigid rows (mps
+     * with rigid_pressure). mps_poisson gives none: a box of half the water's density then
+     * floats at 0.369 submerged instead of 0.5 (l = 0.04, 1.5 s). */
+    .body_traits = VBC_ROWS_PUSH_BODIES | VBC_ROWS_PRESSURE_LOAD | VBC_ROWS_BODY_REACTION,
 };

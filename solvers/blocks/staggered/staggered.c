@@ -451,7 +451,8 @@ double vbc_staggered_block_factor(const vbc_block *b, int *density) {
 }
 
 static unsigned stag_traits(const void *state) {
-  return ((const stag_state *)state)->unilateral ? 0u : VBC_ROWS_BILATERAL;
+  return (((const stag_state *)state)->unilateral ? 0u : VBC_ROWS_BILATERAL) |
+         VBC_ROWS_BODY_REACTION;
 }
 
 int vbc_staggered_is_surface(const vbc_block *b, size_t particle) {
