@@ -45,6 +45,16 @@ static int check_images(const char *out) {
   return n;
 }
 
+/* How many job lines --emit-jobs wrote to path. */
+static int job_lines(const char *path) {
+  char *jobs = read_text(path);
+  cr_assert_not_null(jobs);
+  int lines = 0;
+  for (const char *p = jobs; *p; ++p) lines += *p == '\n';
+  free(jobs);
+  return lines;
+}
+
 static long mtime_of(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 ? (long)st.st_mtim.tv_sec * 1000000000L + st.st_mtim.tv_nsec : -1;
@@ -141,12 +151,7 @@ Test(atlas, levels_and_job_lines) {
   char *err = NULL;
   cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
   free(err);
-  char *jobs = read_text(path);
-  cr_assert_not_null(jobs);
-  int lines = 0;
-  for (const char *p = jobs; *p; ++p) lines += *p == '\n';
-  cr_expect_eq(lines, 6, "%s", jobs);
-  free(jobs);
+  cr_expect_eq(job_lines(path), 6);
   /* --levels 1: the coarsest spacing only */
   const char *one[] = {"--levels", "1", NULL};
   cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
@@ -172,12 +177,7 @@ Test(atlas, budget_holds_back_cells_predicted_over_it) {
   char *err = NULL;
   cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
   free(err);
-  char *jobs = read_text(path);
-  cr_assert_not_null(jobs);
-  int lines = 0;
-  for (const char *p = jobs; *p; ++p) lines += *p == '\n';
-  cr_expect_eq(lines, 3, "only the coarsest level's cells (3 of 6 to run):\n%s", jobs);
-  free(jobs);
+  cr_expect_eq(job_lines(path), 3, "only the coarsest level's cells (3 of 6 to run)");
   const char *tiny[] = {"--budget", "1e-6", NULL};
   cr_assert_eq(atlas_small_run(spec, out, tiny, &err), 0, "over budget is no failure: %s", err);
   free(err);
