@@ -56,6 +56,9 @@ typedef struct vbc_atlas_spec {
 /* Load and check a spec and its case files (exit 2 naming the file, the JSON path and what was
  * expected). */
 int vbc_atlas_spec_load(vbc_atlas_spec *s, const char *path, vbc_error *err);
+/* The number `key` (e.g. "spacing", "time.dt") that level `level` of case k assigns, NAN if it
+ * assigns none (every level assigns "spacing": the loader checks it). */
+double vbc_atlas_level_number(const vbc_atlas_case *k, size_t level, const char *key);
 void vbc_atlas_spec_free(vbc_atlas_spec *s);
 
 /* One cell of the atlas: a case, a method, a level. */

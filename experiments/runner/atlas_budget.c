@@ -7,8 +7,9 @@
  *
  * The prediction for level k from level k - 1 of the same method:
  *   cpu_k ≈ cpu_{k-1} · (l_{k-1} / l_k)^d · (dt_{k-1} / dt_k) · g,
- * particles times steps (dt as the levels set it; 1 where they keep the scene's), with g = it_{k-1} / it_{k-2} (mean solver iterations a step, when level
- * k - 2 ran and the ratio is above 1; else 1, which makes the prediction a lower bound). */
+ * particles times steps (dt as the levels set it; 1 where they keep the scene's), with
+ * g = it_{k-1} / it_{k-2} (mean solver iterations a step, when level k - 2 ran and the ratio is
+ * above 1; else 1, which makes the prediction a lower bound). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +20,6 @@
 
 size_t vbc_atlas_slot(const vbc_atlas *a, size_t c, size_t m, size_t k) {
   return (c * a->spec.nmethods + m) * a->max_levels + k;
-}
-
-static double level_number(const vbc_atlas_case *k, size_t level, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(k->levels, (int)level), key);
-  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
 static int finished(const vbc_atlas_cell *x) { return x && strcmp(x->status, "ok") == 0; }
@@ -40,8 +36,10 @@ static void judge(vbc_atlas *a, size_t c, size_t m, size_t k, char *note, size_t
   if (!finished(prev)) return; /* failed or refused coarser: nothing to predict from */
   double cost = isfinite(prev->cpu_seconds) ? prev->cpu_seconds : prev->wall_seconds;
   if (!(cost > 0.0)) return;
-  double r = level_number(kc, k - 1, "spacing") / level_number(kc, k, "spacing");
-  double dt = level_number(kc, k - 1, "time.dt") / level_number(kc, k, "time.dt");
+  double r = vbc_atlas_level_number(kc, k - 1, "spacing") /
+             vbc_atlas_level_number(kc, k, "spacing");
+  double dt = vbc_atlas_level_number(kc, k - 1, "time.dt") /
+              vbc_atlas_level_number(kc, k, "time.dt");
   if (!isfinite(dt)) dt = 1.0; /* the levels keep the scene's step */
   double growth = 1.0;
   const vbc_atlas_cell *prev2 = k >= 2 ? vbc_atlas_cell_at(a, c, m, k - 2) : NULL;

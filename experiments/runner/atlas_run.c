@@ -42,9 +42,7 @@ static cJSON *levels_zip(const vbc_atlas *a, size_t c) {
 }
 
 static double finest_spacing(const vbc_atlas *a, size_t c) {
-  const cJSON *level = cJSON_GetArrayItem(a->spec.cases[c].levels,
-                                          (int)vbc_atlas_case_levels(a, c) - 1);
-  return cJSON_GetObjectItemCaseSensitive(level, "spacing")->valuedouble;
+  return vbc_atlas_level_number(&a->spec.cases[c], vbc_atlas_case_levels(a, c) - 1, "spacing");
 }
 
 /* The observable of every method at the finest level run, with the case's references. */

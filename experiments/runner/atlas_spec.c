@@ -1,5 +1,6 @@
 /* atlas_spec.c — reading and checking an atlas spec and its case files (docs/atlas-format.md). Every
  * problem is reported as "FILE: PATH: expected …" with exit code 2 before anything runs. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,4 +302,9 @@ void vbc_atlas_spec_free(vbc_atlas_spec *s) {
   free(s->methods);
   cJSON_Delete(s->root);
   memset(s, 0, sizeof *s);
+}
+
+double vbc_atlas_level_number(const vbc_atlas_case *k, size_t level, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(k->levels, (int)level), key);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }

@@ -36,9 +36,8 @@ static vbc_sweep_case *find_run(const vbc_sweep *sw, const char *method, double 
 }
 
 vbc_sweep_case *vbc_atlas_run_of(const vbc_atlas *a, size_t c, size_t m, size_t k) {
-  const cJSON *level = cJSON_GetArrayItem(a->spec.cases[c].levels, (int)k);
   return find_run(&a->sweeps[c], a->spec.methods[m],
-                  cJSON_GetObjectItemCaseSensitive(level, "spacing")->valuedouble);
+                  vbc_atlas_level_number(&a->spec.cases[c], k, "spacing"));
 }
 
 static double number_at(const cJSON *obj, const char *key) {
@@ -117,8 +116,7 @@ int vbc_atlas_collect(vbc_atlas *a, vbc_error *err) {
       for (size_t k = 0; k < vbc_atlas_case_levels(a, c); ++k) {
         vbc_atlas_cell *cell = &a->cells[a->ncells++];
         cell->c = c, cell->m = m, cell->level = k;
-        const cJSON *level = cJSON_GetArrayItem(a->spec.cases[c].levels, (int)k);
-        cell->spacing = cJSON_GetObjectItemCaseSensitive(level, "spacing")->valuedouble;
+        cell->spacing = vbc_atlas_level_number(&a->spec.cases[c], k, "spacing");
         read_cell(a, sw, find_run(sw, a->spec.methods[m], cell->spacing), cell);
         const char *held = a->held ? a->held[vbc_atlas_slot(a, c, m, k)] : "";
         if (strcmp(cell->status, "not run") == 0 && held[0])
