@@ -268,7 +268,8 @@ static int use_method(args *a, vbc_error *err) {
 /* The scene with the --method preset and the --set assignments, checked against what the preset
  * requires; s->method_preset names the preset. */
 static int load_scene(vbc_scene *s, args *a, const vbc_registry *reg, vbc_error *err) {
-  if (vbc_scene_load(s, a->scene, a->sets, a->nsets, reg, err) != VBC_OK) return err->code;
+  if (vbc_scene_load_within(s, a->scene, a->sets, a->nsets, reg, a->max_particles, err) != VBC_OK)
+    return err->code;
   return a->method ? vbc_method_preset_apply(&a->preset, s, err) : VBC_OK;
 }
 

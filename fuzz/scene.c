@@ -10,8 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_write("scene.json", data, size);
   vbc_scene scene;
   vbc_error err = {0};
-  if (vbc_scene_load(&scene, path, NULL, 0, fuzz_registry(), &err) == VBC_OK) {
-    scene.max_particles = 20000;
+  if (vbc_scene_load_within(&scene, path, NULL, 0, fuzz_registry(), 20000, &err) == VBC_OK) {
     vbc_check(&scene, &err);
   }
   fuzz_note("scene", &err);

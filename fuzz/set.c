@@ -12,9 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *sets[] = {assignment};
   vbc_scene scene;
   vbc_error err = {0};
-  if (vbc_scene_load(&scene, fuzz_source("experiments/scenes/hydrostatic.json"), sets, 1,
-                     fuzz_registry(), &err) == VBC_OK) {
-    scene.max_particles = 20000;
+  if (vbc_scene_load_within(&scene, fuzz_source("experiments/scenes/hydrostatic.json"), sets, 1,
+                            fuzz_registry(), 20000, &err) == VBC_OK) {
     vbc_check(&scene, &err);
   }
   fuzz_note("set", &err);

@@ -308,8 +308,9 @@ static int load_top(vbc_jctx *c, vbc_scene *s, cJSON *root) {
 }
 
 static int load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
-                const vbc_registry *registry, vbc_error *err) {
+                const vbc_registry *registry, double max_particles, vbc_error *err) {
   memset(s, 0, sizeof *s);
+  s->max_particles = max_particles;
   snprintf(s->file, sizeof s->file, "%s", path);
   s->registry = registry;
   cJSON *root = vbc_json_load_file(path, err);
@@ -341,11 +342,16 @@ static int load(vbc_scene *s, const char *path, const char *const *sets, int nse
   return vbc_scene_check_relaxation(s, err);
 }
 
-int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
-                   const vbc_registry *registry, vbc_error *err) {
-  const int rc = load(s, path, sets, nsets, registry, err);
+int vbc_scene_load_within(vbc_scene *s, const char *path, const char *const *sets, int nsets,
+                          const vbc_registry *registry, double max_particles, vbc_error *err) {
+  const int rc = load(s, path, sets, nsets, registry, max_particles, err);
   if (rc != VBC_OK) vbc_scene_free(s); /* a library caller has nothing to clean up */
   return rc;
+}
+
+int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
+                   const vbc_registry *registry, vbc_error *err) {
+  return vbc_scene_load_within(s, path, sets, nsets, registry, 0.0, err);
 }
 
 void vbc_scene_free(vbc_scene *s) {

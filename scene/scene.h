@@ -129,7 +129,8 @@ typedef struct vbc_scene {
   const struct vbc_benchmark_type *benchmark; /* NULL: none */
   const cJSON *benchmark_params;
   /* resource limit (scene/limits.h): the most particles the scene may create; 0: what fits in
-   * physical memory. Not a scene key: `vbc run --max-particles N` sets it after loading. */
+   * physical memory. Not a scene key: `vbc run --max-particles N` sets it
+   * (vbc_scene_load_within). */
   double max_particles;
 } vbc_scene;
 
@@ -138,6 +139,13 @@ typedef struct vbc_scene {
  * may, be freed). */
 int vbc_scene_load(vbc_scene *s, const char *path, const char *const *sets, int nsets,
                    const struct vbc_registry *registry, vbc_error *err);
+/* The same with the particle limit (max_particles above; 0: what fits in memory) set before the
+ * checks that build the scene's particles: the relaxation check's throw-away simulation
+ * (scene/relaxation_check.h) then refuses to build more than the run may, and measures nothing
+ * on a scene over the limit, which the run refuses itself. */
+int vbc_scene_load_within(vbc_scene *s, const char *path, const char *const *sets, int nsets,
+                          const struct vbc_registry *registry, double max_particles,
+                          vbc_error *err);
 void vbc_scene_free(vbc_scene *s);
 
 #ifdef __cplusplus
