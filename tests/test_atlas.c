@@ -165,6 +165,41 @@ Test(atlas, levels_and_job_lines) {
   cJSON_Delete(atlas);
 }
 
+/* A case whose first preset is refused (pms needs a body; the still tank has none) still knows
+ * its benchmark's metrics: they come from the first cell that loads, or from the case's scene. */
+Test(atlas, a_refused_first_preset_keeps_the_cases_metrics) {
+  const char *dir = test_dir("atlas_refused_first");
+  atlas_small_spec("atlas_refused_first");
+  const char *spec = write_text(dir, "refused_first.json",
+                                "{\"name\": \"refused_first\", \"description\": \"pms first\",\n"
+                                " \"methods\": [\"pms\", \"mps_lcp\"],\n"
+                                " \"cases\": [\"cases/tank.json\"]}\n");
+  char out[1100], path[1200];
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *one[] = {"--levels", "1", NULL};
+  char *err = NULL;
+  cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
+  free(err);
+  snprintf(path, sizeof path, "%s/atlas.json", out);
+  cJSON *atlas = read_json(path);
+  cr_assert_not_null(atlas);
+  cr_expect_str_eq(status(atlas, "tank", "pms", 1), "refused");
+  cr_expect_str_eq(status(atlas, "tank", "mps_lcp", 1), "ok");
+  cJSON_Delete(atlas);
+  /* only pms: every cell refused, the case is still a table row, not a stopped atlas */
+  spec = write_text(dir, "all_refused.json",
+                    "{\"name\": \"all_refused\", \"description\": \"pms only\",\n"
+                    " \"methods\": [\"pms\"], \"cases\": [\"cases/tank.json\"]}\n");
+  snprintf(out, sizeof out, "%s/out_all", dir);
+  cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
+  free(err);
+  snprintf(path, sizeof path, "%s/atlas.json", out);
+  atlas = read_json(path);
+  cr_assert_not_null(atlas);
+  cr_expect_str_eq(status(atlas, "tank", "pms", 1), "refused");
+  cJSON_Delete(atlas);
+}
+
 /* --budget: levels run coarsest first; a finer cell predicted (from its method's coarser cell:
  * CPU seconds x particles x steps) over the budget is not run and says why, which is no failure;
  * job lines stop at the first level not yet done. */

@@ -261,7 +261,9 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
     vbc_scene_free(&scene);
     return refuse_case(sw, c, err);
   }
-  if (rc == VBC_OK && index == 0) rc = collect_metrics(sw, &scene, err);
+  /* the metrics a case may name: the benchmark's of the first case that loads (a refused first
+   * case, say a preset that needs bodies, must not leave the sweep without them) */
+  if (rc == VBC_OK && sw->known_metrics == NULL) rc = collect_metrics(sw, &scene, err);
   if (rc == VBC_OK) vbc_sweep_case_id(scene.resolved, c->repeat, state, c->id);
   /* a replay of a frozen state runs one step, not the scene to its end */
   if (rc == VBC_OK) c->t_end = sw->state_file[0] ? NAN : scene.t_end;
@@ -300,6 +302,18 @@ int vbc_sweep_expand(vbc_sweep *sw, vbc_error *err) {
   return vbc_sweep_check_metrics(sw, err);
 }
 
+/* Every case refused: the metrics are the base scene's (the spec's scene and fixed sets), or,
+ * where that is refused too, the run's own figures. */
+static int base_metrics(vbc_sweep *sw, vbc_error *err) {
+  vbc_scene base;
+  vbc_error ignored;
+  vbc_error_clear(&ignored);
+  if (case_scene(sw, NULL, NULL, &base, &ignored) != VBC_OK) memset(&base, 0, sizeof base);
+  const int rc = collect_metrics(sw, &base, err);
+  vbc_scene_free(&base);
+  return rc;
+}
+
 int vbc_sweep_expand_cases(vbc_sweep *sw, vbc_error *err) {
   const vbc_sweep_spec *s = &sw->spec;
   size_t n = (size_t)s->repeat;
@@ -327,6 +341,7 @@ int vbc_sweep_expand_cases(vbc_sweep *sw, vbc_error *err) {
   if (s->exact_reference) state = vbc_fnv1a("exact_reference", 15, state ? state : VBC_FNV_OFFSET);
   for (size_t i = 0; i < n; ++i)
     if (fill_case(sw, &sw->cases[sw->ncases++], i, state, err) != VBC_OK) return err->code;
+  if (sw->known_metrics == NULL && base_metrics(sw, err) != VBC_OK) return err->code;
   for (size_t i = 0; i < sw->ncases; ++i)
     if (sw->cases[i].state != VBC_CASE_REFUSED) vbc_sweep_refresh_state(sw, &sw->cases[i]);
   return VBC_OK;
