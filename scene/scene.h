@@ -132,6 +132,10 @@ typedef struct vbc_scene {
    * physical memory. Not a scene key: `vbc run --max-particles N` sets it
    * (vbc_scene_load_within). */
   double max_particles;
+  /* omega_limit "clamp" lowered a relaxed solver's factor at load (scene/relaxation_check.h):
+   * the largest factor asked over the factor used; 0 when nothing was lowered. The run carries
+   * the warning omega_clamped (sim/monitors.c). */
+  double relaxation_clamped;
 } vbc_scene;
 
 /* Load, apply the `--set` assignments, validate and resolve; module names are looked up in

@@ -1,4 +1,4 @@
-/* monitors.c — see monitors.h. Six monitors, cheap enough to be always on:
+/* monitors.c — see monitors.h. Seven monitors, cheap enough to be always on:
  *  - iteration_zero: a solve stopped by its mean-error test before its first iteration while its
  *    largest row error was more than ten times the tolerance. A mean over many rows at rest can
  *    pass while a few rows are far off: a wedge entering a large tank under PGS with the
@@ -41,6 +41,9 @@
  *  - uncoupled_bodies: method.uncoupled_bodies let the set-up accept a fluid block that gives
  *    the free or pinned bodies no load under the coupler (core/coupler.h, body_traits): the run
  *    is flagged from its start (the set-up printed the stderr line), and --strict fails it.
+ *  - omega_clamped: omega_limit "clamp" lowered a relaxed solver's factor at load below the one
+ *    asked (scene/relaxation_check.c printed the line), so the run is not at, say, IISPH's
+ *    omega 0.5: flagged from its start like uncoupled_bodies.
  *  - energy_rise: the total energy of the fluid and the moving bodies, kinetic plus potential
  *    in gravity (so gravity doing work moves energy between the two and is no rise), above the
  *    lowest it has been in the run by more than 2 % of the energy scale E_s = M |g| H + K_0
@@ -87,6 +90,11 @@ static const struct {
                                "a solve stopped by its mean-error test while its largest row "
                                "error was above 30 times the tolerance (worst: that error "
                                "over the tolerance)"},
+    [VBC_WARNING_OMEGA_CLAMPED] = {"omega_clamped",
+                                   "omega_limit \"clamp\" lowered a relaxed solver's factor to "
+                                   "0.9 times the convergence bound measured at load: the run "
+                                   "is not at the factor asked (worst: the factor asked over "
+                                   "the factor used)"},
 };
 
 #define COMPRESSION_LIMIT 0.10
@@ -174,13 +182,16 @@ static size_t uncoupled_bodies(const vbc_sim *sim) {
   return n;
 }
 
+/* A warning that holds from the start of the run (the set-up printed its line). */
+static void flag_from_start(vbc_run_stats *st, int m, double worst) {
+  st->warning[m] = (vbc_warning){.count = 1, .first_step = 0, .first_time = 0.0, .worst = worst};
+}
+
 void vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim) {
   const size_t uncoupled = uncoupled_bodies(sim);
-  if (uncoupled) { /* core/coupler.c printed its line at set-up */
-    vbc_warning *w = &st->warning[VBC_WARNING_UNCOUPLED_BODIES];
-    *w = (vbc_warning){.count = 1, .first_step = 0, .first_time = 0.0,
-                       .worst = (double)uncoupled};
-  }
+  if (uncoupled) flag_from_start(st, VBC_WARNING_UNCOUPLED_BODIES, (double)uncoupled);
+  if (sim->scene->relaxation_clamped > 0.0)
+    flag_from_start(st, VBC_WARNING_OMEGA_CLAMPED, sim->scene->relaxation_clamped);
   st->energy_scale = 0.0;
   st->energy_low = NAN;
   if (has_energy_source(sim)) return;
@@ -247,9 +258,10 @@ static int watch_row_errors(vbc_run_stats *st, const vbc_sim *sim, const vbc_ste
 int vbc_monitors_step(vbc_run_stats *st, const vbc_sim *sim, const vbc_step_report *rep,
                       int strict, vbc_error *err) {
   const vbc_coupling *c = &sim->coupling;
-  if (strict && st->warning[VBC_WARNING_UNCOUPLED_BODIES].count && sim->step == 1)
-    return report(sim, VBC_WARNING_UNCOUPLED_BODIES,
-                  st->warning[VBC_WARNING_UNCOUPLED_BODIES].worst, strict, err);
+  static const int from_start[] = {VBC_WARNING_UNCOUPLED_BODIES, VBC_WARNING_OMEGA_CLAMPED};
+  for (size_t k = 0; strict && sim->step == 1 && k < sizeof from_start / sizeof *from_start; ++k)
+    if (st->warning[from_start[k]].count)
+      return report(sim, from_start[k], st->warning[from_start[k]].worst, strict, err);
   if (watch_row_errors(st, sim, rep, strict, err) != VBC_OK) return err->code;
   for (size_t s = 0; s < rep->nstages; ++s) {
     const vbc_stage_report *r = &rep->stage[s];

@@ -101,9 +101,23 @@ Test(jacobi_bound, the_rows_bound_refuses_what_diverges_on_the_still_tank) {
                             "time.end=0.005"), 5);
   const double omega = json_number(s, "scene.method.fluid.omega");
   cr_assert_float_eq(omega, 0.9 * 0.4486, 1e-3, "omega %g", omega);
+  /* the run says it is not at the omega asked, from step 0 */
+  const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "warnings"), 0);
+  cr_assert(w && cJSON_IsString(cJSON_GetObjectItem(w, "code")));
+  cr_assert_str_eq(cJSON_GetObjectItem(w, "code")->valuestring, "omega_clamped");
+  cr_assert_float_eq(json_number(s, "warnings.0.first_step"), 0.0, 0.0);
+  cr_assert_float_eq(json_number(s, "warnings.0.worst"), 0.5 / omega, 1e-9);
   cr_assert_float_eq(json_number(s, "steps"), 5.0, 0.0);
   cr_assert_eq(json_number(s, "solver.stages.0.stop_reasons.max_iterations"), 0.0);
   cJSON_Delete(s);
+  /* --strict fails a run that is not at the omega asked, at step 1 */
+  const char *strict[] = {"run", STILL_TANK, "--set", "method.coupler=strong", "--set",
+                          "method.fluid.constraint=mps", "--set", "method.fluid.solver=jacobi",
+                          "--set", "method.fluid.omega_limit=clamp", "--set", "time.end=0.005",
+                          "--strict", "--out", test_dir("jb_still_strict"), NULL};
+  cr_assert_eq(run_vbc(strict, &err), 3);
+  cr_assert(err && strstr(err, "step 1") && strstr(err, "omega_clamped"), "%s", err);
+  free(err);
   const char *safe[] = {"validate", STILL_TANK, "--set", "method.coupler=strong", "--set",
                         "method.fluid.constraint=mps", "--set", "method.fluid.solver=jacobi",
                         "--set", "method.fluid.omega=0.4", NULL};
