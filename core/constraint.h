@@ -150,7 +150,8 @@ typedef struct vbc_rows {
   double *scratch;  /* for solvers (e.g. the impulse change of a Jacobi iteration) */
   /* Set by a prepare that already made the block's own residual pass on the velocities it leaves
    * (v = u*, before any starting impulse) into `residual`: vbc_solve's reference residual then
-   * reads those numbers instead of making the same pass again, and clears the flag. */
+   * reads those numbers instead of making the same pass again, and clears the flag
+   * (vbc_problem_prepare clears it before each prepare). */
   int residual_known;
 } vbc_rows;
 

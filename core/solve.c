@@ -63,6 +63,7 @@ static double block_energy(const vbc_block *b, int zero_impulse, double *scale2)
 int vbc_problem_prepare(vbc_problem *pb, vbc_error *err) {
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_block *blk = pb->blocks[b];
+    blk->rows.residual_known = 0; /* only this prepare's own pass counts */
     if (blk->type->prepare(blk->state, pb->sys, &blk->rows, err) != VBC_OK) return err->code;
   }
   return VBC_OK;

@@ -231,6 +231,7 @@ static int dfsph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error
     warm_start(s, sys, rows);
   } else {
     for (size_t r = 0; r < rows->n; ++r) rows->impulse[r] = 0.0;
+    rows->residual_known = 0;
   }
   return VBC_OK;
 }
