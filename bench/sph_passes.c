@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   vbc_sim sim;
   if (vbc_sim_init(&sim, &scene, &err) != VBC_OK) die("init", &err);
   for (int s = 0; s < steps; ++s) {
-    vbc_step_report rep;
+    vbc_step_report rep = {0}; /* no trace: vbc_solve reads rep.trace */
     if (vbc_sim_step(&sim, &rep, &err) != VBC_OK) die("step", &err);
   }
   if (vbc_sim_neighbours(&sim, &err) != VBC_OK) die("neighbours", &err);

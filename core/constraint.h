@@ -148,6 +148,11 @@ typedef struct vbc_rows {
   double *impulse;  /* lambda_k */
   double *residual; /* b_k - J_k v after the last residual pass (written by vbc_solve) */
   double *scratch;  /* for solvers (e.g. the impulse change of a Jacobi iteration) */
+  /* Set by a prepare that already made the block's own residual pass on the velocities it leaves
+   * (v = u*, before any starting impulse) into `residual`: vbc_solve's reference residual then
+   * reads those numbers instead of making the same pass again, and clears the flag
+   * (vbc_problem_prepare clears it before each prepare). */
+  int residual_known;
 } vbc_rows;
 
 /* The default error measure of a block's rows: the sum of scale |r_k| over the rows that can

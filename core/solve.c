@@ -63,6 +63,7 @@ static double block_energy(const vbc_block *b, int zero_impulse, double *scale2)
 int vbc_problem_prepare(vbc_problem *pb, vbc_error *err) {
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_block *blk = pb->blocks[b];
+    blk->rows.residual_known = 0; /* only this prepare's own pass counts */
     if (blk->type->prepare(blk->state, pb->sys, &blk->rows, err) != VBC_OK) return err->code;
   }
   return VBC_OK;
@@ -170,11 +171,17 @@ double vbc_problem_residual(vbc_problem *pb, double *per_block) {
 }
 
 /* Residual with zero impulses (and its round-off scale), then apply the blocks' starting
- * impulses (warm start); *warmed says whether any block had some. */
+ * impulses (warm start); *warmed says whether any block had some. A block whose prepare left
+ * that residual (rows.residual_known) is not passed over again. */
 static double reference_and_warm_start(vbc_problem *pb, double *per_block, double *scale,
                                        int *warmed) {
   double total = 0.0, scale2 = 0.0;
-  residual_passes(pb);
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n && !blk->rows.residual_known)
+      blk->type->residual(blk->state, pb->sys, &blk->rows, blk->rows.residual);
+    blk->rows.residual_known = 0;
+  }
   for (size_t b = 0; b < pb->nblocks; ++b) {
     double s2 = 0.0;
     double r2 = block_energy(pb->blocks[b], 1, &s2);

@@ -5,7 +5,8 @@
  * a collapsing 2D column's average density error below eta in every step; a still tank stays
  * still; a run is bit-identical on 1 and 2 threads; a floating box floats near Archimedes; bad
  * keys and a wrong fluid block exit 2; the block's own residual and apply passes (its sums in
- * another order, dfsph_passes.c) equal sph_density's to round-off. */
+ * another order, dfsph_passes.c) equal sph_density's to round-off; the warm start's residual pass
+ * serves as the solve's reference with the bits of a fresh one. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,8 +32,9 @@ typedef struct fixture {
 } fixture;
 
 /* A 2D block of n x n fluid particles (no walls) moving with v = rate (x - centre): rate < 0
- * compresses it, rate > 0 expands it; the dfsph block's divergence rows on it, prepared. */
-static void setup_block(fixture *f, int n, double rate) {
+ * compresses it, rate > 0 expands it; the dfsph block's divergence rows on it (with or without
+ * its warm start), prepared. */
+static void setup_block_warm(fixture *f, int n, double rate, int warm) {
   vbc_error err = {0};
   memset(f, 0, sizeof *f);
   const double H = 2.0 * L;
@@ -51,12 +53,14 @@ static void setup_block(fixture *f, int n, double rate) {
   cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, H, &err), 0);
   cJSON *params = cJSON_CreateObject();
   cJSON_AddStringToObject(params, "rows", "divergence");
-  cJSON_AddBoolToObject(params, "warm_start", 0);
+  cJSON_AddBoolToObject(params, "warm_start", warm);
   cr_assert_eq(vbc_block_init(&f->block, &vbc_block_dfsph, params, &f->sys, "fluid", &err), 0,
                "%s", err.message);
   cJSON_Delete(params);
   cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
 }
+
+static void setup_block(fixture *f, int n, double rate) { setup_block_warm(f, n, rate, 0); }
 
 static void teardown(fixture *f) {
   vbc_block_free(&f->block);
@@ -123,6 +127,46 @@ Test(dfsph, divergence_solve_removes_a_compression) {
                "an expanding block's velocities changed");
   free(before_v);
   teardown(&f);
+}
+
+/* The warm start's residual pass (on the velocities the solve starts from) is the solve's
+ * reference: prepare leaves it in rows.residual with residual_known, the same bits as a fresh
+ * pass, and vbc_solve takes it instead of passing over the rows again. A warm-started solve that
+ * takes it and one made to recompute it (residual_known cleared) end with the same bits. */
+Test(dfsph, warm_start_residual_is_the_reference) {
+  fixture f[2];
+  for (int k = 0; k < 2; ++k) {
+    setup_block_warm(&f[k], 16, -1.0, 1);
+    vbc_rows *rows = &f[k].block.rows;
+    cr_assert_eq(rows->residual_known, 1);
+    double *fresh = malloc(rows->n * sizeof *fresh);
+    cr_assert_not_null(fresh);
+    f[k].block.type->residual(f[k].block.state, &f[k].sys, rows, fresh);
+    cr_assert_eq(memcmp(fresh, rows->residual, rows->n * sizeof *fresh), 0);
+    free(fresh);
+    vbc_vec *v0 = malloc(f[k].p.n * sizeof *v0);
+    cr_assert_not_null(v0);
+    memcpy(v0, f[k].p.vel, f[k].p.n * sizeof *v0);
+    solve(&f[k], 1e-4);
+    cr_assert_eq(rows->residual_known, 0, "vbc_solve clears the flag");
+    f[k].block.type->finish(f[k].block.state, &f[k].sys, rows); /* keeps the warm start */
+    memcpy(f[k].p.vel, v0, f[k].p.n * sizeof *v0); /* compressing again: rows start violated */
+    free(v0);
+    vbc_error err = {0};
+    cr_assert_eq(f[k].block.type->prepare(f[k].block.state, &f[k].sys, rows, &err), 0);
+    size_t warmed = 0;
+    for (size_t r = 0; r < rows->n; ++r) warmed += rows->impulse[r] > 0.0;
+    cr_assert_gt(warmed, rows->n / 2, "warm-started rows: %zu of %zu", warmed, rows->n);
+  }
+  f[1].block.rows.residual_known = 0; /* the second makes the reference pass itself */
+  const vbc_solve_result a = solve(&f[0], 1e-4), b = solve(&f[1], 1e-4);
+  cr_assert_eq(a.iterations, b.iterations);
+  cr_assert_eq(memcmp(&a.residual_ref, &b.residual_ref, sizeof a.residual_ref), 0);
+  cr_assert_eq(memcmp(&a.residual, &b.residual, sizeof a.residual), 0);
+  cr_assert_eq(memcmp(f[0].block.rows.impulse, f[1].block.rows.impulse,
+                      f[0].block.rows.n * sizeof(double)), 0);
+  cr_assert_eq(memcmp(f[0].p.vel, f[1].p.vel, f[0].p.n * sizeof(vbc_vec)), 0);
+  teardown(&f[0]), teardown(&f[1]);
 }
 
 /* The error measures on density rows of a block at rest with a free surface all round: the

@@ -196,17 +196,19 @@ static void dfsph_residual(const void *state, const vbc_system *sys, const vbc_r
 
 /* The warm start: the stored value where the row starts violated (r_k = b_k - J_k u* > 0). The
  * stored value is lambda h (density) or lambda (divergence), SPlisHSPlasH's kappa h^2 and
- * kappa h. */
+ * kappa h. The residual on u* is the one vbc_solve's reference needs: it is left in
+ * rows.residual for it (residual_known). */
 static void warm_start(const dfsph_state *s, const vbc_system *sys, vbc_rows *rows) {
   vbc_sph_rows_view view;
   vbc_sph_density_view(s->sph, &view);
   const int divergence = s->rows == VBC_DFSPH_DIVERGENCE;
   const double *stored = s->stored[divergence];
   const double scale = s->warm_start_factor * (divergence ? 1.0 : 1.0 / sys->dt);
-  dfsph_residual(s, sys, rows, rows->scratch);
+  dfsph_residual(s, sys, rows, rows->residual);
+  rows->residual_known = 1;
 #pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t r = 0; r < rows->n; ++r)
-    rows->impulse[r] = rows->scratch[r] > 0.0 && rows->diag[r] > 0.0
+    rows->impulse[r] = rows->residual[r] > 0.0 && rows->diag[r] > 0.0
                            ? scale * stored[view.particle_of[r]]
                            : 0.0;
 }
@@ -229,6 +231,7 @@ static int dfsph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error
     warm_start(s, sys, rows);
   } else {
     for (size_t r = 0; r < rows->n; ++r) rows->impulse[r] = 0.0;
+    rows->residual_known = 0;
   }
   return VBC_OK;
 }
