@@ -171,6 +171,11 @@ static const vbc_param_spec stag_params[] = {
      "residual|) or density (that divided by eq. 10's lattice factor c, the relative density "
      "change: He's E; c = 0.27-0.34 in 2D, 0.14-0.18 in 3D, staggered_error.c)",
      error_measure_choices},
+    {"divergence_filter", VBC_PARAM_NUMBER, 0.0, 0.0, 1.0, 0,
+     "alpha: the rows ask A lambda = -((1 - alpha) div_i + alpha <div>_i), <div>_i the Shepard "
+     "mean (kernel W, support H) of eq. 10 over row i and its row neighbours; 0: eq. 13 as "
+     "printed",
+     NULL},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -198,6 +203,7 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   }
   s->lattice_factor = vbc_staggered_lattice_factor(&s->k, sys->dim, sys->spacing);
   s->error_density = vbc_param_choice(params, stag_params, "error_measure") == 1;
+  s->filter = vbc_param_number(params, stag_params, "divergence_filter");
   if (s->body_load == VBC_LOAD_IMPLICIT)
     s->body_scale = vbc_staggered_body_scale(&s->k, sys->dim, sys->spacing);
   *support = fmax(s->k.H, s->fit_radius);
@@ -325,6 +331,21 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
     rows->lo[r] = s->unilateral ? 0.0 : -INFINITY, rows->hi[r] = INFINITY;
     rows->impulse[r] = 0.0;
     s->y[r] = 0.0;
+  }
+  if (s->filter > 0.0) { /* divergence_filter: the Shepard mean of -div over the rows */
+#pragma omp parallel for schedule(guided, 4) if (n >= VBC_PARALLEL_MIN)
+    for (size_t r = 0; r < n; ++r) {
+      const size_t i = s->particle_of[r];
+      double num = vbc_sph_W(&s->k, 0.0) * rows->target[r], den = vbc_sph_W(&s->k, 0.0);
+      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+        const long rj = s->row_of[nb->index[q]];
+        if (rj < 0 || !vbc_staggered_pair(nb->dist[q], s->k.H)) continue;
+        const double w = vbc_sph_W(&s->k, nb->dist[q]);
+        num += w * rows->target[rj], den += w;
+      }
+      s->y[r] = (1.0 - s->filter) * rows->target[r] + s->filter * num / den;
+    }
+    for (size_t r = 0; r < n; ++r) rows->target[r] = s->y[r], s->y[r] = 0.0;
   }
   if (s->body_load == VBC_LOAD_IMPLICIT) return vbc_staggered_link_bodies(s, sys, rows, err);
   return VBC_OK;

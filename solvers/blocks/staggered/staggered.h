@@ -72,6 +72,7 @@ typedef struct vbc_staggered_state {
   /* error_measure (staggered_error.c): */
   double lattice_factor; /* c: eq. 10's divergence of v = x on the ideal lattice, over d */
   int error_density;     /* 1: error_tolerance bounds h mean |r| / c (He's E), 0: h mean |r| */
+  double filter;         /* divergence_filter: the share of the Shepard mean in the rows' target */
   vbc_vec *body_a; /* per pair of a fluid particle: e_ij a_ij for an imposed rigid pair, else
                     * zero (staggered_pairs, beside the pair's other coefficients) */
   vbc_staggered_link *links; /* grouped by body, rows ascending within each */
