@@ -61,6 +61,13 @@
  * relative_inside (not He's) takes the relative form in rows without a surface neighbour and
  * eq. 10 in the others.
  *
+ * divergence_filter alpha (not He's; default 0): the rows ask -((1 - alpha) div_i + alpha
+ * <div>_i), <div>_i the Shepard mean sum_j W_ij div_j / sum_j W_ij over row i and its row
+ * neighbours (W(0) for i). The remap (eq. 15-19) followed by eq. 8 cannot remove a particle-scale
+ * divergence of the staggered velocities: the particles keep most of it, the next solve meets it
+ * again and answers it with the same impulse every step. The mean is the part the remap acts on.
+ * E and the stopping test are those of the filtered rows.
+ *
  * unilateral (not He's; default off): rows p^v >= 0, an LCP for mprgp or pgs. The equality
  * system pulls with negative pressure wherever the predicted field would expand, next to the
  * free surface too; on vbc's coarse dam break that holds the column together (final front
