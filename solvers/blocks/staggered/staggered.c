@@ -339,21 +339,7 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
     rows->impulse[r] = 0.0;
     s->y[r] = 0.0;
   }
-  if (s->filter > 0.0) { /* divergence_filter: the Shepard mean of -div over the rows */
-#pragma omp parallel for schedule(guided, 4) if (n >= VBC_PARALLEL_MIN)
-    for (size_t r = 0; r < n; ++r) {
-      const size_t i = s->particle_of[r];
-      double num = vbc_sph_W(&s->k, 0.0) * rows->target[r], den = vbc_sph_W(&s->k, 0.0);
-      for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-        const long rj = s->row_of[nb->index[q]];
-        if (rj < 0 || !vbc_staggered_pair(nb->dist[q], s->k.H)) continue;
-        const double w = vbc_sph_W(&s->k, nb->dist[q]);
-        num += w * rows->target[rj], den += w;
-      }
-      s->y[r] = (1.0 - s->filter) * rows->target[r] + s->filter * num / den;
-    }
-    for (size_t r = 0; r < n; ++r) rows->target[r] = s->y[r], s->y[r] = 0.0;
-  }
+  if (s->filter > 0.0) vbc_staggered_filter_targets(s, sys, rows);
   if (s->body_load == VBC_LOAD_IMPLICIT) return vbc_staggered_link_bodies(s, sys, rows, err);
   return VBC_OK;
 }

@@ -149,6 +149,9 @@ double vbc_staggered_lattice_factor(const vbc_sph_kernel *k, int dim, double l);
 /* E before the solve (zero impulses) in the divergence unit, h mean |b_r| over the rows free to
  * move, as vbc_problem_mean_error counts them. */
 double vbc_staggered_initial_error(const vbc_rows *rows, double h);
+/* divergence_filter: each row's target takes the share s->filter of the Shepard mean of the
+ * targets over the row and its row neighbours (s->y is scratch, left zero). */
+void vbc_staggered_filter_targets(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows);
 /* For a staggered block b: c, and in *density whether its error_tolerance bounds He's unit. */
 double vbc_staggered_block_factor(const vbc_block *b, int *density);
 
