@@ -199,22 +199,26 @@ static void push_bodies(vbc_coupling *c, int slot) {
   vbc_coupling_push_boundary_impulses(c->sys, &c->block[slot], s->impulse);
 }
 
-/* The vertical force (y) the bodies took from the block in `slot` this step, summed over the
- * bodies: a stage figure (body_force_y), so that the loads of p^d (eq. 23, Alg. 1 line 5) and
- * p^v (eq. 28) on a body can be told apart (docs/notes/staggered-journal.md, "The body's weight"). */
+/* The force the bodies took from the block in `slot` this step, summed over the bodies, along x
+ * and y: stage figures (body_force_x, body_force_y), so that the loads of p^d (eq. 23, Alg. 1
+ * line 5) and p^v (eq. 28) on a body can be told apart (docs/notes/staggered-journal.md, "The
+ * body's weight"; the drag's split between the stages, "The drag's 1/h"). */
 static int body_force_figure(vbc_coupling *c, size_t stage, int slot, vbc_error *err) {
   const vbc_system *sys = c->sys;
   const vbc_block *blk = &c->block[slot];
   if (sys->nbodies == 0 || blk->type == NULL || blk->type->boundary_impulses == NULL)
     return VBC_OK;
   const staggered_state *s = c->state;
-  double fy = 0.0;
+  vbc_vec f = vbc_vec_zero();
   for (size_t k = 0; k < sys->nbodies; ++k) {
     const vbc_body *b = &sys->bodies[k];
-    for (size_t i = b->first; i < b->first + b->count; ++i) fy += s->impulse[i].y;
+    for (size_t i = b->first; i < b->first + b->count; ++i) f = vbc_vec_add(f, s->impulse[i]);
   }
-  return vbc_solve_stats_add(&c->report->stage[stage].figures, "body_force_y", fy / sys->dt,
-                             VBC_FIGURE_MEAN_MAX, err);
+  vbc_solve_stats *figures = &c->report->stage[stage].figures;
+  if (vbc_solve_stats_add(figures, "body_force_x", f.x / sys->dt, VBC_FIGURE_MEAN_MAX, err) !=
+      VBC_OK)
+    return err->code;
+  return vbc_solve_stats_add(figures, "body_force_y", f.y / sys->dt, VBC_FIGURE_MEAN_MAX, err);
 }
 
 /* Alg. 2 line 5: the fluid moves by h du^d; p^d is kept for the sum p^d + p^v; the neighbour

@@ -2,7 +2,8 @@
  * He et al., ACM Trans. Graph. 31(6) 149, 2012, eq. 10 and 29): eq. 10's lattice factor c for
  * the cubic spline and Wendland C2 in 2D and 3D against the lattice values worked out by hand,
  * the block's own eq. 10 divergence of v = x at an interior lattice particle against c d, and
- * error_measure density dividing the rows' E by c. */
+ * error_measure density dividing the rows' E by c; on a jittered block in uniform motion, the
+ * rows of divergence relative_inside and of divergence_filter. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -146,6 +147,26 @@ Test(staggered_error, the_coupler_reports_both_units, .timeout = 120) {
   cJSON_Delete(s);
 }
 
+/* The fixture's 12 x 12 block jittered by up to 0.1 l (a fixed sequence from `seed`), moving
+ * uniformly at (1, 0.5) m/s, its block built anew with `params` (taken) and the rows prepared. */
+static void jittered(fixture *f, unsigned seed, cJSON *params) {
+  setup(f, VBC_SPH_WENDLAND_C2, "divergence");
+  for (size_t i = 0; i < f->p.n; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    f->p.pos[i].x += 0.1 * L * ((double)(seed >> 8) / (double)(1u << 23) - 1.0);
+    seed = seed * 1664525u + 1013904223u;
+    f->p.pos[i].y += 0.1 * L * ((double)(seed >> 8) / (double)(1u << 23) - 1.0);
+    f->p.vel[i] = vbc_vec_make(1.0, 0.5, 0.0);
+  }
+  vbc_block_free(&f->block);
+  vbc_error err = {0};
+  cr_assert_eq(vbc_grid_build(&f->grid, f->p.pos, f->p.n, 2, f->sys.sph.H, &err), 0);
+  cr_assert_eq(vbc_neighbors_build(&f->nbrs, &f->grid, f->p.pos, f->sys.sph.H, &err), 0);
+  cr_assert_eq(vbc_block_init(&f->block, &vbc_block_staggered, params, &f->sys, "fluid", &err), 0);
+  cJSON_Delete(params);
+  cr_assert_eq(f->block.type->prepare(f->block.state, &f->sys, &f->block.rows, &err), 0);
+}
+
 /* divergence relative_inside (not He's): rows with a free-surface neighbour keep eq. 10 as
  * printed (pair), the others take the relative form. A 12 x 12 block of jittered water (no walls)
  * moving uniformly at (1, 0.5) m/s: the relative form sees no divergence, so every row without a
@@ -156,24 +177,9 @@ Test(staggered_error, relative_inside_keeps_eq_10_only_next_to_the_surface) {
   size_t nrows = 0, inside = 0, next_to_surface = 0;
   for (int k = 0; k < 2; ++k) {
     fixture f;
-    setup(&f, VBC_SPH_WENDLAND_C2, "divergence");
-    unsigned seed = 7u;
-    for (size_t i = 0; i < f.p.n; ++i) {
-      seed = seed * 1664525u + 1013904223u;
-      f.p.pos[i].x += 0.1 * L * ((double)(seed >> 8) / (double)(1u << 23) - 1.0);
-      seed = seed * 1664525u + 1013904223u;
-      f.p.pos[i].y += 0.1 * L * ((double)(seed >> 8) / (double)(1u << 23) - 1.0);
-      f.p.vel[i] = vbc_vec_make(1.0, 0.5, 0.0);
-    }
-    vbc_block_free(&f.block);
-    vbc_error err = {0};
-    cr_assert_eq(vbc_grid_build(&f.grid, f.p.pos, f.p.n, 2, f.sys.sph.H, &err), 0);
-    cr_assert_eq(vbc_neighbors_build(&f.nbrs, &f.grid, f.p.pos, f.sys.sph.H, &err), 0);
     cJSON *params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "divergence", forms[k]);
-    cr_assert_eq(vbc_block_init(&f.block, &vbc_block_staggered, params, &f.sys, "fluid", &err), 0);
-    cJSON_Delete(params);
-    cr_assert_eq(f.block.type->prepare(f.block.state, &f.sys, &f.block.rows, &err), 0);
+    jittered(&f, 7u, params);
     const vbc_rows *rows = &f.block.rows;
     nrows = rows->n;
     target[k] = malloc(nrows * sizeof *target[k]);
@@ -201,4 +207,45 @@ Test(staggered_error, relative_inside_keeps_eq_10_only_next_to_the_surface) {
   cr_assert_gt(inside, 20);
   cr_assert_gt(next_to_surface, 20);
   free(target[0]), free(target[1]);
+}
+
+/* divergence_filter alpha (not He's): each row asks -((1 - alpha) div_i + alpha <div>_i), <div>_i
+ * the Shepard mean over row i and its row neighbours closer than H (weights W(r), W(0) for i).
+ * On the jittered block of the test above (eq. 10 as printed sees the jitter of a uniform flow),
+ * the targets with alpha = 1 and 0.5 against that mean taken from the unfiltered targets. */
+Test(staggered_error, divergence_filter_asks_the_shepard_mean) {
+  const double alpha[] = {0.0, 1.0, 0.5};
+  double *target[3] = {NULL, NULL, NULL};
+  size_t nrows = 0;
+  fixture f;
+  for (int k = 0; k < 3; ++k) {
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddNumberToObject(params, "divergence_filter", alpha[k]);
+    jittered(&f, 11u, params);
+    nrows = f.block.rows.n;
+    target[k] = malloc(nrows * sizeof *target[k]);
+    for (size_t r = 0; r < nrows; ++r) target[k][r] = f.block.rows.target[r];
+    if (k < 2) teardown(&f);
+  }
+  const vbc_staggered_state *s = f.block.state;
+  const double w0 = vbc_sph_W(&f.sys.sph, 0.0);
+  double spread = 0.0;
+  for (size_t r = 0; r < nrows; ++r) {
+    const size_t i = s->particle_of[r];
+    double num = w0 * target[0][r], den = w0;
+    for (size_t q = f.nbrs.start[i]; q < f.nbrs.start[i + 1]; ++q) {
+      const long rj = s->row_of[f.nbrs.index[q]];
+      if (rj < 0 || !vbc_staggered_pair(f.nbrs.dist[q], f.sys.sph.H)) continue;
+      const double w = vbc_sph_W(&f.sys.sph, f.nbrs.dist[q]);
+      num += w * target[0][rj], den += w;
+    }
+    const double mean = num / den;
+    cr_assert_float_eq(target[1][r], mean, 1e-12 * (1.0 + fabs(mean)), "row %zu", r);
+    cr_assert_float_eq(target[2][r], 0.5 * (target[0][r] + mean), 1e-12 * (1.0 + fabs(mean)));
+    spread = fmax(spread, fabs(target[1][r] - target[0][r]));
+  }
+  cr_assert_gt(spread, 1e-3, "the jitter gives the rows different targets (%g)", spread);
+  cr_assert_gt(nrows, 50, "%zu rows", nrows);
+  teardown(&f);
+  for (int k = 0; k < 3; ++k) free(target[k]);
 }

@@ -1,10 +1,11 @@
 /* test_staggered_pd.c — the body's load through p^d under the staggered coupler
  * (couplers/staggered.c; He et al., ACM Trans. Graph. 31(6) 149, 2012, Alg. 1 line 5 and eq. 23,
- * substituted by the sph_density rows): the per-stage figure body_force_y splits the load the
- * cylinder_flow benchmark records into the pre-pass's and the p^v solve's, on a box held half in
- * water the load reaches Archimedes only through p^d held over steps (warm start), p^d's start
- * (pd_initial) and what persists (pd_kept) move it, and a free box floats on He's own load path
- * when the p^v solve is stopped by He's E (eq. 29) and sinks when it is driven to a residual. */
+ * substituted by the sph_density rows): the per-stage figures body_force_y and body_force_x
+ * split the load the cylinder_flow benchmark records into the pre-pass's and the p^v solve's,
+ * on a box held half in water the load reaches Archimedes only through p^d held over steps (warm
+ * start), p^d's start (pd_initial) and what persists (pd_kept) move it, and a free box floats on
+ * He's own load path when the p^v solve is stopped by He's E (eq. 29) and sinks when it is driven
+ * to a residual. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -31,14 +32,19 @@ static cJSON *held(const char *name, const char *const *sets, int nsets) {
   return s;
 }
 
-/* The two stages' body_force_y add up to the load the benchmark records (averaged from t = 0:
- * every step's solve is one sample of both). */
+/* The two stages' body_force_y and body_force_x add up to the lift and drag the benchmark
+ * records (averaged from t = 0: every step's solve is one sample of both). */
 Test(staggered_pd, the_stage_loads_add_up_to_the_recorded_load, .timeout = 60) {
   cJSON *s = held("spd_sum", SETS("time.end=0.25"), 1);
   const double pd = json_number(s, "solver.stages.0.mean_body_force_y");
   const double pv = json_number(s, "solver.stages.1.mean_body_force_y");
   const double lift = json_number(s, "metrics.lift_mean");
   cr_assert_float_eq(pd + pv, lift, 1e-3 * fabs(lift), "p^d %g + p^v %g against %g", pd, pv, lift);
+  const double pdx = json_number(s, "solver.stages.0.mean_body_force_x");
+  const double pvx = json_number(s, "solver.stages.1.mean_body_force_x");
+  const double drag = json_number(s, "metrics.drag_mean");
+  cr_assert_float_eq(pdx + pvx, drag, 1e-9 + 1e-3 * fabs(drag), "p^d %g + p^v %g against %g",
+                     pdx, pvx, drag);
   cJSON_Delete(s);
 }
 

@@ -61,6 +61,13 @@
  * relative_inside (not He's) takes the relative form in rows without a surface neighbour and
  * eq. 10 in the others.
  *
+ * divergence_filter alpha (not He's; default 0): the rows ask -((1 - alpha) div_i + alpha
+ * <div>_i), <div>_i the Shepard mean sum_j W_ij div_j / sum_j W_ij over row i and its row
+ * neighbours (W(0) for i). The remap (eq. 15-19) followed by eq. 8 cannot remove a particle-scale
+ * divergence of the staggered velocities: the particles keep most of it, the next solve meets it
+ * again and answers it with the same impulse every step. The mean is the part the remap acts on.
+ * E and the stopping test are those of the filtered rows.
+ *
  * unilateral (not He's; default off): rows p^v >= 0, an LCP for mprgp or pgs. The equality
  * system pulls with negative pressure wherever the predicted field would expand, next to the
  * free surface too; on vbc's coarse dam break that holds the column together (final front
@@ -171,6 +178,11 @@ static const vbc_param_spec stag_params[] = {
      "residual|) or density (that divided by eq. 10's lattice factor c, the relative density "
      "change: He's E; c = 0.27-0.34 in 2D, 0.14-0.18 in 3D, staggered_error.c)",
      error_measure_choices},
+    {"divergence_filter", VBC_PARAM_NUMBER, 0.0, 0.0, 1.0, 0,
+     "alpha: the rows ask A lambda = -((1 - alpha) div_i + alpha <div>_i), <div>_i the Shepard "
+     "mean (kernel W, support H) of eq. 10 over row i and its row neighbours; 0: eq. 13 as "
+     "printed",
+     NULL},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -198,6 +210,7 @@ static void *stag_alloc(const cJSON *params, const vbc_system *sys, double *supp
   }
   s->lattice_factor = vbc_staggered_lattice_factor(&s->k, sys->dim, sys->spacing);
   s->error_density = vbc_param_choice(params, stag_params, "error_measure") == 1;
+  s->filter = vbc_param_number(params, stag_params, "divergence_filter");
   if (s->body_load == VBC_LOAD_IMPLICIT)
     s->body_scale = vbc_staggered_body_scale(&s->k, sys->dim, sys->spacing);
   *support = fmax(s->k.H, s->fit_radius);
@@ -326,6 +339,7 @@ static int stag_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error 
     rows->impulse[r] = 0.0;
     s->y[r] = 0.0;
   }
+  if (s->filter > 0.0) vbc_staggered_filter_targets(s, sys, rows);
   if (s->body_load == VBC_LOAD_IMPLICIT) return vbc_staggered_link_bodies(s, sys, rows, err);
   return VBC_OK;
 }

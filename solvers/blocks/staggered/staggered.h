@@ -72,6 +72,7 @@ typedef struct vbc_staggered_state {
   /* error_measure (staggered_error.c): */
   double lattice_factor; /* c: eq. 10's divergence of v = x on the ideal lattice, over d */
   int error_density;     /* 1: error_tolerance bounds h mean |r| / c (He's E), 0: h mean |r| */
+  double filter;         /* divergence_filter: the share of the Shepard mean in the rows' target */
   vbc_vec *body_a; /* per pair of a fluid particle: e_ij a_ij for an imposed rigid pair, else
                     * zero (staggered_pairs, beside the pair's other coefficients) */
   vbc_staggered_link *links; /* grouped by body, rows ascending within each */
@@ -148,6 +149,9 @@ double vbc_staggered_lattice_factor(const vbc_sph_kernel *k, int dim, double l);
 /* E before the solve (zero impulses) in the divergence unit, h mean |b_r| over the rows free to
  * move, as vbc_problem_mean_error counts them. */
 double vbc_staggered_initial_error(const vbc_rows *rows, double h);
+/* divergence_filter: each row's target takes the share s->filter of the Shepard mean of the
+ * targets over the row and its row neighbours (s->y is scratch, left zero). */
+void vbc_staggered_filter_targets(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows);
 /* For a staggered block b: c, and in *density whether its error_tolerance bounds He's unit. */
 double vbc_staggered_block_factor(const vbc_block *b, int *density);
 

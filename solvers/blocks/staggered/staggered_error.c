@@ -14,9 +14,14 @@
  * is He's. error_measure chooses the unit error_tolerance bounds:
  *     divergence: E = h mean |r_i|          (eq. 10 as it stands; vbc's first reading)
  *     density:    E = h mean |r_i| / c      (the density change, eq. 29's first equality).
- * The p^v solve itself is unchanged (eq. 12 carries the same c). */
+ * The p^v solve itself is unchanged (eq. 12 carries the same c).
+ *
+ * divergence_filter (staggered.c's head comment has why): the rows' targets -div_i replaced by
+ * (1 - alpha) (-div_i) + alpha <-div>_i, the Shepard mean over row i (weight W(0)) and its row
+ * neighbours closer than H (weights W(r_ij)). */
 #include <math.h>
 
+#include "core/parallel.h"
 #include "solvers/blocks/staggered/staggered.h"
 
 double vbc_staggered_lattice_factor(const vbc_sph_kernel *k, int dim, double l) {
@@ -43,4 +48,23 @@ double vbc_staggered_initial_error(const vbc_rows *rows, double h) {
     count += rows->diag[r] > 0.0;
   }
   return count ? h * sum / (double)count : 0.0;
+}
+
+void vbc_staggered_filter_targets(vbc_staggered_state *s, const vbc_system *sys, vbc_rows *rows) {
+  const vbc_neighbors *nb = sys->nbrs;
+  const size_t n = rows->n;
+  const double w0 = vbc_sph_W(&s->k, 0.0);
+#pragma omp parallel for schedule(guided, 4) if (n >= VBC_PARALLEL_MIN)
+  for (size_t r = 0; r < n; ++r) {
+    const size_t i = s->particle_of[r];
+    double num = w0 * rows->target[r], den = w0;
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+      const long rj = s->row_of[nb->index[q]];
+      if (rj < 0 || !vbc_staggered_pair(nb->dist[q], s->k.H)) continue;
+      const double w = vbc_sph_W(&s->k, nb->dist[q]);
+      num += w * rows->target[rj], den += w;
+    }
+    s->y[r] = (1.0 - s->filter) * rows->target[r] + s->filter * num / den;
+  }
+  for (size_t r = 0; r < n; ++r) rows->target[r] = s->y[r], s->y[r] = 0.0;
 }
