@@ -34,7 +34,18 @@
  * lemke_contacts, where the fluid is solved alone); bodies are moving walls for it (their
  * particles have pressure rows, the correction moves fluid particles only).
  * Where vbc differs from K&O: one effective radius for the Laplacian and the gradient (K&O use a
- * larger one for the Laplacian), n* linearised in h, and no clamping of negative pressures. */
+ * larger one for the Laplacian), n* linearised in h, and which negative pressures are set to 0
+ * before the gradient model (clamp_negative). K&O clamp every row. vbc's default clamps only the
+ * wall and rigid particles' rows: a solid pushes the water and cannot hold it (the MPS-LCP rows
+ * of those particles are p >= 0 for the same reason). Their negative pressures are artefacts of
+ * the wall's finite thickness: in the hydrostatic tank (l = 0.02, r_e = 2.5 l) the outer of the
+ * two wall layers lacks neighbours beyond the wall (n_i = 0.974 n0, just above the surface
+ * test), alpha turns that into a target of -1.3e6 against the fluid rows' 16, and its pressure of
+ * -470 Pa, the smallest p^_i of the corner surface particles, pushes them up at 0.10 m/s after
+ * 0.1 s (0.05 m/s with the solids clamped). Clamping the fluid rows too (K&O, `all`) takes the
+ * isotropic push of a negative p^_i away inside the fluid as well, and the dam break (l = 0.02)
+ * then compresses more than 1 % of its particles by more than 10 % after 0.18 s
+ * (docs/notes/mix-matrix.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +59,7 @@
 
 typedef struct poisson_state {
   double surface_beta, alpha;
+  int clamp; /* CLAMP_*: which rows' negative pressures are set to 0 before the gradient model */
   vbc_mps_constants k;
   double c; /* 2d / (lambda n0) */
   size_t nrows, cap_particles, cap_pairs, cap_rows;
@@ -57,6 +69,9 @@ typedef struct poisson_state {
   double *y;             /* per row: (A p)_r */
 } poisson_state;
 
+enum { CLAMP_SOLIDS, CLAMP_ALL, CLAMP_NONE };
+static const char *const clamp_choices[] = {"solids", "all", "none", NULL};
+
 static const vbc_param_spec poisson_params[] = {
     {"surface_beta", VBC_PARAM_NUMBER, 0.97, 0.0, 1.0, 0,
      "a particle with n*_i < surface_beta n0 is free surface, p = 0 (Koshizuka & Oka: 0.97)"},
@@ -64,6 +79,11 @@ static const vbc_param_spec poisson_params[] = {
      "weight of the standing deviation n_i - n0 in the source (0, the default: the velocity "
      "divergence only, which keeps vbc's hydrostatic tank at rest; 1: Koshizuka & Oka's n*, "
      "which swells it: docs/krylov.md)"},
+    {"clamp_negative", VBC_PARAM_CHOICE, CLAMP_SOLIDS, 0, 0, 0,
+     "negative pressures set to 0 before the gradient-model correction: solids (the default: "
+     "on wall and rigid particles, which push the water and cannot hold it), all (every row, "
+     "Koshizuka & Oka) or none",
+     clamp_choices},
     {NULL, 0, 0, 0, 0, 0, NULL}};
 
 static void *poisson_alloc(const cJSON *params, const vbc_system *sys, double *support,
@@ -72,6 +92,7 @@ static void *poisson_alloc(const cJSON *params, const vbc_system *sys, double *s
   if (s == NULL) return NULL;
   s->surface_beta = vbc_param_number(params, poisson_params, "surface_beta");
   s->alpha = vbc_param_number(params, poisson_params, "alpha");
+  s->clamp = vbc_param_choice(params, poisson_params, "clamp_negative");
   s->k = vbc_mps_lattice_constants(sys->dim, sys->spacing, sys->re);
   s->c = 2.0 * sys->dim / (s->k.lambda * s->k.n0);
   *support = sys->re;
@@ -182,8 +203,12 @@ static void poisson_finish(void *state, vbc_system *sys, const vbc_rows *rows) {
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
 #pragma omp parallel for schedule(static) if (p->n >= VBC_PARALLEL_MIN_LIGHT)
-  for (size_t i = 0; i < p->n; ++i)
-    p->pressure[i] = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] : 0.0;
+  for (size_t i = 0; i < p->n; ++i) {
+    const double pi = s->row_of[i] >= 0 ? rows->impulse[s->row_of[i]] : 0.0;
+    const int clamp =
+        s->clamp == CLAMP_ALL || (s->clamp == CLAMP_SOLIDS && p->kind[i] != VBC_FLUID);
+    p->pressure[i] = clamp ? fmax(pi, 0.0) : pi;
+  }
   const double f = -sys->dt / sys->density * sys->dim / s->k.n0;
 #pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
   for (size_t i = 0; i < p->n; ++i) {
