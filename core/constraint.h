@@ -200,8 +200,9 @@ enum {
   /* What the rows hold (a coupler that moves the fluid otherwise refuses the block): */
   VBC_ROWS_ADVECTED_DENSITY = 1u << 6 /* the rows ask the density after the step's advection
                                          x + h u^{t+1} to be rho0 (IISPH's predicted density,
-                                         Ihmsen et al. 2014): they hold the water only if the step moves it
-                                         by h times the velocity the solve leaves */
+                                         Ihmsen et al. 2014): they hold the water only if the
+                                         step moves it by h times the velocity the solve
+                                         leaves */
 };
 
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the

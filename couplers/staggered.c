@@ -118,8 +118,9 @@ typedef struct staggered_state {
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
   /* alg1 and kept do not move the fluid by h u^{t+1}: rows that predict the density after that
-   * move (IISPH's) are met one step late, and the still tank (l = 0.02) keeps moving at 0.11-0.12
-   * m/s under sph_density, 0.03 m/s with prepass_move once (docs/notes/mix-matrix.md). */
+   * move (IISPH's) are not met where the water goes, and the still tank (l = 0.02, 0.1 s) moves
+   * at 0.11-0.12 m/s under sph_density, 0.03 m/s with prepass_move once
+   * (docs/notes/mix-matrix.md). */
   const vbc_block *fluid = &c->block[FLUID];
   const int move = vbc_param_choice(c->params, stag_params, "prepass_move");
   if (move != MOVE_ONCE && fluid->type->traits &&
