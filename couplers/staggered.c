@@ -129,10 +129,10 @@ static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
                   "after the advection by h u^{t+1} to be rho0, but coupler staggered with "
                   "method.prepass_move %s moves the fluid by %s, so its rows do not hold the "
                   "water (a still tank keeps moving). Set method.prepass_move to \"once\" (the "
-                  "step moves the fluid by h u^{t+1}), or use constraint staggered (He et al.'s "
-                  "p^v) or mps under prepass_move %s",
+                  "fluid then moves by h u^{t+1}), or use constraint staggered (He et al.'s p^v) "
+                  "or mps under prepass_move %s",
                   c->file, fluid->type->name, move_choices[move],
-                  move == MOVE_KEPT ? "h du^d + h u^{t+1}" : "h (u* + du^d), du^v a step later",
+                  move == MOVE_KEPT ? "h du^d + h u^{t+1}" : "h (u* + du^d) and du^v only after",
                   move_choices[move]);
     return NULL;
   }
