@@ -79,7 +79,7 @@ static const vbc_param_spec poisson_params[] = {
     {"alpha", VBC_PARAM_NUMBER, 0.0, 0.0, 1.0, 0,
      "weight of the standing deviation n_i - n0 in the source (0, the default: the velocity "
      "divergence only, which keeps vbc's hydrostatic tank at rest; 1: Koshizuka & Oka's n*, "
-     "which swells it: docs/krylov.md)"},
+     "which swells it unless negative pressures are clamped: docs/krylov.md)"},
     {"clamp_negative", VBC_PARAM_CHOICE, CLAMP_ALL, 0, 0, 0,
      "negative pressures set to 0 before the gradient-model correction: all (the default, "
      "Koshizuka & Oka), solids (only on wall and rigid particles, which push the water and "
