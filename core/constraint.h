@@ -199,9 +199,15 @@ enum {
                                        a weak coupler can solve rigid particles as fluid (PMS) */
   VBC_ROWS_PRESSURE_LOAD = 1u << 4, /* boundary_impulses give the whole pressure force on walls
                                        and bodies, hydrostatic part included (Akinci 2012) */
-  VBC_ROWS_BODY_REACTION = 1u << 5  /* boundary_impulses give the reaction to what the rows'
+  VBC_ROWS_BODY_REACTION = 1u << 5, /* boundary_impulses give the reaction to what the rows'
                                        rigid particles gave the fluid (He et al. 2012 eq. 21
                                        with eq. 28's force), the body's share of the solve */
+  /* What the rows hold (a coupler that moves the fluid otherwise refuses the block): */
+  VBC_ROWS_ADVECTED_DENSITY = 1u << 6 /* the rows ask the density after the step's advection
+                                         x + h u^{t+1} to be rho0 (IISPH's predicted density,
+                                         Ihmsen et al. 2014): they hold the water only if the
+                                         step moves it by h times the velocity the solve
+                                         leaves */
 };
 
 /* The order of a Gauss–Seidel sweep over a block's rows: a backward sweep visits them in the

@@ -97,8 +97,8 @@ static const char *body_remedy(unsigned need, unsigned have) {
                : "constraint mps (rigid_pressure true) under this coupler";
   if (need == VBC_ROWS_WEAK_MASSES) return "constraint mps or sph_density under coupler pms";
   if (need & VBC_ROWS_BODY_REACTION)
-    return "constraint staggered (He et al.'s p^v), mps (rigid_pressure true) or sph_density "
-           "under this coupler";
+    return "constraint staggered (He et al.'s p^v) or mps (rigid_pressure true) under this "
+           "coupler, or sph_density with method.prepass_move once";
   return "constraint sph_density (or dfsph) under this coupler";
 }
 

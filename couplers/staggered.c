@@ -117,9 +117,28 @@ typedef struct staggered_state {
 } staggered_state;
 
 static void *stag_alloc(vbc_coupling *c, vbc_error *err) {
+  /* alg1 and kept do not move the fluid by h u^{t+1}: rows that predict the density after that
+   * move (IISPH's) are not met where the water goes, and the still tank (l = 0.02, 0.1 s) moves
+   * at 0.11-0.12 m/s under sph_density, 0.03 m/s with prepass_move once
+   * (docs/notes/mix-matrix.md). */
+  const vbc_block *fluid = &c->block[FLUID];
+  const int move = vbc_param_choice(c->params, stag_params, "prepass_move");
+  if (move != MOVE_ONCE && fluid->type->traits &&
+      (fluid->type->traits(fluid->state) & VBC_ROWS_ADVECTED_DENSITY)) {
+    vbc_error_set(err, VBC_EXIT_INPUT, "%s: method.fluid.constraint: block %s asks the density "
+                  "after the advection by h u^{t+1} to be rho0, but coupler staggered with "
+                  "method.prepass_move %s moves the fluid by %s, so its rows do not hold the "
+                  "water (a still tank keeps moving). Set method.prepass_move to \"once\" (the "
+                  "fluid then moves by h u^{t+1}), or use constraint staggered (He et al.'s p^v) "
+                  "or mps under prepass_move %s",
+                  c->file, fluid->type->name, move_choices[move],
+                  move == MOVE_KEPT ? "h du^d + h u^{t+1}" : "h (u* + du^d) and du^v only after",
+                  move_choices[move]);
+    return NULL;
+  }
   staggered_state *s = vbc_calloc(1, sizeof *s, err);
   if (s == NULL) return NULL;
-  s->move = vbc_param_choice(c->params, stag_params, "prepass_move");
+  s->move = move;
   s->pd_load = vbc_param_choice(c->params, stag_params, "pd_body_load");
   s->pd_mirrored = vbc_param_choice(c->params, stag_params, "pd_solid_pressure") == 0;
   s->pd_muller = vbc_param_choice(c->params, stag_params, "pd_force") == 1;

@@ -479,7 +479,7 @@ void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
 
 static unsigned sph_traits(const void *state) {
   return (((const sph_state *)state)->equality ? VBC_ROWS_BILATERAL : 0u) |
-         VBC_ROWS_WEAK_MASSES | VBC_ROWS_PRESSURE_LOAD;
+         VBC_ROWS_WEAK_MASSES | VBC_ROWS_PRESSURE_LOAD | VBC_ROWS_ADVECTED_DENSITY;
 }
 
 /* Without akinci_volumes only rows read lists (has_row's reach); Akinci's V_j of a wall row's
