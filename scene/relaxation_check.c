@@ -168,8 +168,8 @@ int vbc_scene_check_relaxation(vbc_scene *s, vbc_error *err) {
     if (limit == 1) {
       cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(params, key), 0.9 * bound);
       s->relaxation_clamped = fmax(s->relaxation_clamped, omega / (0.9 * bound));
-      fprintf(stderr, "vbc: %s: method.%s.%s %g clamped to %.4g, 0.9 times %s's convergence "
-              "bound %.4g (%s; core/jacobi_bound.h)\n", s->file, grp->key, key, omega,
+      fprintf(stderr, "vbc: warning: %s: method.%s.%s %g clamped to %.4g, 0.9 times %s's "
+              "convergence bound %.4g (%s; core/jacobi_bound.h)\n", s->file, grp->key, key, omega,
               0.9 * bound, grp->solver->name, bound,
               bound == measured ? "measured on the rows of the first steps"
                                 : "for its rows on the interior lattice");
