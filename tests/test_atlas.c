@@ -55,6 +55,17 @@ static int job_lines(const char *path) {
   return lines;
 }
 
+/* `vbc atlas SPEC --out OUT` with extra arguments, which must exit 0, and its atlas.json. */
+static cJSON *run_and_read(const char *spec, const char *out, const char *const *extra) {
+  char *err = NULL, path[1200];
+  cr_assert_eq(atlas_small_run(spec, out, extra, &err), 0, "%s", err);
+  free(err);
+  snprintf(path, sizeof path, "%s/atlas.json", out);
+  cJSON *atlas = read_json(path);
+  cr_assert_not_null(atlas);
+  return atlas;
+}
+
 static long mtime_of(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 ? (long)st.st_mtim.tv_sec * 1000000000L + st.st_mtim.tv_nsec : -1;
@@ -64,12 +75,7 @@ Test(atlas, small_atlas_table_orders_and_page) {
   const char *spec = atlas_small_spec("atlas_small");
   char out[1100], path[1200];
   snprintf(out, sizeof out, "%s/out", test_dir("atlas_small_out"));
-  char *err = NULL;
-  cr_assert_eq(atlas_small_run(spec, out, NULL, &err), 0, "%s", err);
-  free(err);
-  snprintf(path, sizeof path, "%s/atlas.json", out);
-  cJSON *atlas = read_json(path);
-  cr_assert_not_null(atlas);
+  cJSON *atlas = run_and_read(spec, out, NULL);
   cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(atlas, "cells")), 8);
   /* the tank has no body: pms is refused at both spacings, with the reason */
   for (int level = 1; level <= 2; ++level) {
@@ -128,8 +134,7 @@ Test(atlas, small_atlas_table_orders_and_page) {
       cr_expect(before[c][l] > 0, "no run at %s", path);
       cJSON_Delete(t);
     }
-  cr_assert_eq(atlas_small_run(spec, out, NULL, &err), 0, "%s", err);
-  free(err);
+  cJSON_Delete(run_and_read(spec, out, NULL)); /* the rerun */
   for (int c = 0; c < 2; ++c)
     for (int l = 0; l < 2; ++l) {
       snprintf(path, sizeof path, "%s/cases/%s/table.json", out, done[c]);
@@ -154,11 +159,7 @@ Test(atlas, levels_and_job_lines) {
   cr_expect_eq(job_lines(path), 6);
   /* --levels 1: the coarsest spacing only */
   const char *one[] = {"--levels", "1", NULL};
-  cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
-  free(err);
-  snprintf(path, sizeof path, "%s/atlas.json", out);
-  cJSON *atlas = read_json(path);
-  cr_assert_not_null(atlas);
+  cJSON *atlas = run_and_read(spec, out, one);
   cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(atlas, "cells")), 4);
   cr_expect_str_eq(status(atlas, "box", "pms", 1), "ok");
   cr_expect_null(cell(atlas, "box", "pms", 2));
@@ -174,15 +175,10 @@ Test(atlas, a_refused_first_preset_keeps_the_cases_metrics) {
                                 "{\"name\": \"refused_first\", \"description\": \"pms first\",\n"
                                 " \"methods\": [\"pms\", \"mps_lcp\"],\n"
                                 " \"cases\": [\"cases/tank.json\"]}\n");
-  char out[1100], path[1200];
+  char out[1100];
   snprintf(out, sizeof out, "%s/out", dir);
   const char *one[] = {"--levels", "1", NULL};
-  char *err = NULL;
-  cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
-  free(err);
-  snprintf(path, sizeof path, "%s/atlas.json", out);
-  cJSON *atlas = read_json(path);
-  cr_assert_not_null(atlas);
+  cJSON *atlas = run_and_read(spec, out, one);
   cr_expect_str_eq(status(atlas, "tank", "pms", 1), "refused");
   cr_expect_str_eq(status(atlas, "tank", "mps_lcp", 1), "ok");
   cJSON_Delete(atlas);
@@ -191,11 +187,7 @@ Test(atlas, a_refused_first_preset_keeps_the_cases_metrics) {
                     "{\"name\": \"all_refused\", \"description\": \"pms only\",\n"
                     " \"methods\": [\"pms\"], \"cases\": [\"cases/tank.json\"]}\n");
   snprintf(out, sizeof out, "%s/out_all", dir);
-  cr_assert_eq(atlas_small_run(spec, out, one, &err), 0, "%s", err);
-  free(err);
-  snprintf(path, sizeof path, "%s/atlas.json", out);
-  atlas = read_json(path);
-  cr_assert_not_null(atlas);
+  atlas = run_and_read(spec, out, one);
   cr_expect_str_eq(status(atlas, "tank", "pms", 1), "refused");
   cJSON_Delete(atlas);
 }
@@ -213,12 +205,8 @@ Test(atlas, budget_holds_back_cells_predicted_over_it) {
   cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
   free(err);
   cr_expect_eq(job_lines(path), 3, "only the coarsest level's cells (3 of 6 to run)");
-  const char *tiny[] = {"--budget", "1e-6", NULL};
-  cr_assert_eq(atlas_small_run(spec, out, tiny, &err), 0, "over budget is no failure: %s", err);
-  free(err);
-  snprintf(path, sizeof path, "%s/atlas.json", out);
-  cJSON *atlas = read_json(path);
-  cr_assert_not_null(atlas);
+  const char *tiny[] = {"--budget", "1e-6", NULL}; /* over budget is no failure: exit 0 */
+  cJSON *atlas = run_and_read(spec, out, tiny);
   cr_expect_str_eq(status(atlas, "box", "pms", 1), "ok");
   cr_expect_str_eq(status(atlas, "box", "pms", 2), "not run");
   const cJSON *coarse = cell(atlas, "box", "pms", 1), *fine = cell(atlas, "box", "pms", 2);
