@@ -10,6 +10,16 @@
 #include "sim/sim.h"
 #include "core/constraint.h"
 
+/* Long physics runs: a test attribute, `Test(suite, name, LONG_PHYSICS)`. Their numbers are
+ * asserted in the optimised build; under the sanitizers (five to six times slower) they are
+ * skipped, and the modules they run are run there by the shorter tests named beside each, which
+ * is what the sanitizers check (memory and undefined behaviour, not the physics' numbers). */
+#if defined(__SANITIZE_ADDRESS__)
+#define LONG_PHYSICS .disabled = 1
+#else
+#define LONG_PHYSICS .disabled = 0
+#endif
+
 /* Run `vbc` with args (NULL-terminated); stderr goes to *err_text (malloc'd, may be NULL).
  * Returns the exit code, or -1 if the process could not run or died from a signal. */
 int run_vbc(const char *const *args, char **err_text);

@@ -67,7 +67,9 @@ Test(bodies_run, pinned_bodies_keep_their_pins_in_a_flow) {
 /* §5.5 on a coarse lattice: a box of half the water's density floats half submerged, and the
  * water 3 l below its bottom face (the layer of pressure_under_body and pressure_beside_body) has
  * about the hydrostatic pressure of its depth below the surface, under the box and beside it. */
-Test(bodies_run, a_coarse_floating_box_obeys_archimedes) {
+Test(bodies_run, a_coarse_floating_box_obeys_archimedes,
+     LONG_PHYSICS /* the sanitizers: the_buoyancy_benchmark_measures_the_fluid_density,
+                     test_compatibility_walk's strong cells */) {
   const char *sets[] = {"spacing=0.04", "time.end=2.5", "bodies.0.density_ratio=0.5"};
   cJSON *s = run_scene("buoyancy_coarse", source_path("experiments/scenes/buoyancy.json"), sets, 3);
   double e = json_number(s, "metrics.submerged_error");

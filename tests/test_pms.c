@@ -188,7 +188,8 @@ Test(pms_run, the_bottom_blocks_trace_decays_exponentially_with_the_gap) {
 }
 
 /* §5.5 on a coarse lattice under PMS (measured: error 0.023, strong coupling 0.010). */
-Test(pms_run, a_coarse_floating_box_obeys_archimedes) {
+Test(pms_run, a_coarse_floating_box_obeys_archimedes,
+     LONG_PHYSICS /* the sanitizers: the seesaw tests, test_compatibility_walk's pms cells */) {
   const char *sets[] = {"spacing=0.04", "time.end=2.5", "method.coupler=pms"};
   cJSON *s = run_scene("buoyancy_pms", source_path("experiments/scenes/buoyancy.json"), sets, 3);
   double e = json_number(s, "metrics.submerged_error");

@@ -93,7 +93,8 @@ Test(hydrostatic, coarse_column_stays_incompressible_and_hydrostatic, .timeout =
 
 /* At the paper's r_e/l = 2.1 the square lattice collapses (docs/benchmarks.md), but the paper's
  * statement still holds: no particle is compressed by 1 %. */
-Test(hydrostatic, paper_radius_compresses_no_particle_by_one_percent, .timeout = 300) {
+Test(hydrostatic, paper_radius_compresses_no_particle_by_one_percent, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: coarse_column_stays_incompressible_and_hydrostatic */) {
   const char *out = test_dir("hydro21");
   cJSON *s = run_ok(source_path("experiments/scenes/hydrostatic.json"), out,
                     (const char *[]){"--set", "spacing=0.04", "--set", "fluid.re_over_l=2.1",

@@ -210,7 +210,8 @@ static double interface_run(const char *name, const char *fit_radius, double *he
   return series_max_speed(name);
 }
 
-Test(staggered_run, fitted_interface_normal_keeps_the_tank_at_rest, .timeout = 300) {
+Test(staggered_run, fitted_interface_normal_keeps_the_tank_at_rest, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: surface_pressure_at_the_interface_removes_the_half_layer */) {
   double fit_height, asy_height;
   const double fit = interface_run("stag_interface_fit", "2.5", &fit_height);
   const double asy = interface_run("stag_interface_asymmetry", "0", &asy_height);
