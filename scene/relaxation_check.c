@@ -160,10 +160,12 @@ static double rows_bound(const vbc_scene *s, const rows_probe *p, const char *ke
 static void measure_rows_converging(vbc_scene *s, const int *checked, rows_probe *p) {
   cJSON *method = cJSON_GetObjectItemCaseSensitive(s->resolved, "method");
   double asked[VBC_MAX_GROUPS] = {0};
-  for (size_t g = 0; g < s->ngroups && g < VBC_MAX_GROUPS; ++g)
+  for (size_t g = 0; g < s->ngroups && g < VBC_MAX_GROUPS; ++g) {
+    const vbc_solver_type *sv = s->groups[g].solver;
     if (checked[g])
       asked[g] = vbc_param_number(cJSON_GetObjectItemCaseSensitive(method, s->groups[g].key),
-                                  s->groups[g].solver->params, s->groups[g].solver->relaxation_key);
+                                  sv->params, sv->relaxation_key);
+  }
   rows_probe all = {0};
   for (int round = 0; round < 4; ++round) {
     rows_probe one = {0};
@@ -174,13 +176,13 @@ static void measure_rows_converging(vbc_scene *s, const int *checked, rows_probe
     int lowered = 0;
     for (size_t g = 0; one.failed && g < s->ngroups && g < VBC_MAX_GROUPS; ++g) {
       if (!checked[g]) continue;
+      const vbc_solver_type *sv = s->groups[g].solver;
       cJSON *params = cJSON_GetObjectItemCaseSensitive(method, s->groups[g].key);
-      cJSON *factor = cJSON_GetObjectItemCaseSensitive(params, s->groups[g].solver->relaxation_key);
+      cJSON *factor = cJSON_GetObjectItemCaseSensitive(params, sv->relaxation_key);
       size_t nrows = 0;
       const char *stage = "", *coupler = "";
       const double bound = rows_bound(s, &all, s->groups[g].key, &nrows, &stage, &coupler);
-      const double now = vbc_param_number(params, s->groups[g].solver->params,
-                                          s->groups[g].solver->relaxation_key);
+      const double now = vbc_param_number(params, sv->params, sv->relaxation_key);
       if (cJSON_IsNumber(factor) && bound > 0.0 && now >= bound)
         cJSON_SetNumberValue(factor, 0.9 * bound), lowered = 1;
     }
