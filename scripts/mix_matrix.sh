@@ -7,7 +7,9 @@
 #
 # VBC is the vbc binary, OUT a new directory (one run directory per case, OUT/table.csv with one
 # row per run, OUT/classes.txt with the counts), JOBS the runs at once (default 2; each run
-# uses one thread and is nice'd). The modules are those the binary registers among
+# uses one thread and is nice'd by MIX_NICE, default 10, on top of the script's own niceness;
+# MIX_NICE=0 with `nice -n 5 scripts/mix_matrix.sh ...` runs them at 5). The modules are those
+# the binary registers among
 #   couplers    strong pms akinci lemke_contacts staggered
 #   constraints mps mps_poisson sph_density staggered   (MIX_EXTENDED=1: and dfsph)
 #   solvers     pgs jacobi lemke cg mprgp               (MIX_EXTENDED=1: and dfsph_jacobi)
@@ -49,14 +51,14 @@ for c in strong pms akinci lemke_contacts staggered; do
 done
 run_case() { # scene coupler constraint solver set1 set2
   d="$OUT/$1.$2.$3.$4"; rm -rf "$d"
-  /usr/bin/time -f "%e %U" -o "$d.time" timeout 600 nice -n 10 "$VBC" run "$SCENES/$1.json" --set "$5" --set "$6" \
+  /usr/bin/time -f "%e %U" -o "$d.time" timeout 600 nice -n "$MIX_NICE" "$VBC" run "$SCENES/$1.json" --set "$5" --set "$6" \
     --set method.coupler="$2" --set method.fluid.constraint="$3" --set method.fluid.solver="$4" \
     --threads 1 --quiet --out "$d" > "$d.log" 2>&1
   echo "$? $(cat "$d.time" | tail -1)" > "$d.rc"
 }
 if [ -n "${MIX_ONLY:-}" ]; then grep -E "$MIX_ONLY" "$cases" > "$cases.only"; mv "$cases.only" "$cases"; fi
 export -f run_case
-export VBC="$vbc" OUT="$out" SCENES="$scenes"
+export VBC="$vbc" OUT="$out" SCENES="$scenes" MIX_NICE="${MIX_NICE:-10}"
 # one case per line, JOBS at once
 xargs -P "$jobs" -L 1 bash -c 'run_case "$@"' _ < "$cases"
 python3 "$here/mix_matrix_table.py" "$out"
