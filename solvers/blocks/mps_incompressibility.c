@@ -364,7 +364,9 @@ static void mps_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
 static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows, size_t r,
                              double omega) {
   if (rows->diag[r] <= 0.0) return;
-  const double d = vbc_pgs_row(rows, r, row_velocity(s, sys, r), omega);
+  const double jv = row_velocity(s, sys, r);
+  rows->residual[r] = rows->target[r] - jv; /* the delta of eq. 36, for vbc_solve's estimate */
+  const double d = vbc_pgs_row(rows, r, jv, omega);
   if (d == 0.0) return;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
@@ -416,6 +418,7 @@ static void mps_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega
   const mps_state *s = state;
   const vbc_colouring *c = &s->colouring;
   const int backward = order == VBC_SWEEP_BACKWARD;
+  rows->swept_residual = 1;
   if (backward)
     for (size_t k = s->nbody_rows; k-- > 0;) sweep_row(s, sys, rows, s->body_rows[k], omega);
 #pragma omp parallel if (c->nrows >= VBC_PARALLEL_MIN / 2)
