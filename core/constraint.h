@@ -154,9 +154,10 @@ typedef struct vbc_rows {
    * (vbc_problem_prepare clears it before each prepare). */
   int residual_known;
   /* Set by a sweep that left in `residual` each row's b_k - J_k v as the sweep met it, just
-   * before the row's update (the delta of Miyamoto & Koshizuka eq. 36), rather than leaving it
-   * alone; vbc_solve clears it before every iteration. Those numbers are not the residual after
-   * the sweep, but the solve loop may read them as an estimate of it (vbc_solve). */
+   * before the row's update (the delta of Miyamoto & Koshizuka eq. 36), and changed nothing but
+   * impulse, residual and the velocities of particles and bodies; vbc_solve clears it before
+   * every iteration. Those numbers are not the residual after the sweep, but the solve loop
+   * reads them to predict it, and may take such sweeps back (core/solve_skip.h). */
   int swept_residual;
 } vbc_rows;
 
