@@ -369,7 +369,8 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   const double bound = fmax(c->tolerance * ref_judged, VBC_ROUND_OFF * scale);
   kept->rho = SKIP_RHO_START;
   kept->replay_to = 0;
-  if (may_skip && vbc_skip_keep(kept, pb, 0, err) != VBC_OK) return err->code;
+  kept->last = -1; /* nothing kept yet: iteration 1, which says whether the blocks qualify,
+                      makes its pass */
   for (int it = 1; it <= c->max_iterations; ++it) {
     for (size_t b = 0; b < pb->nblocks; ++b) pb->blocks[b]->rows.swept_residual = 0;
     const int step = s->type->iterate(s->state, pb, err);
@@ -382,7 +383,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     if (it == 1) may_skip = may_skip && vbc_skip_all_swept(pb); /* the same every iteration */
     const int skipping = may_skip && it > kept->replay_to;
     const double swept = skipping ? swept_norm(pb) : NAN;
-    if (skipping && it < c->max_iterations && it >= c->min_iterations &&
+    if (skipping && kept->last >= 0 && it < c->max_iterations && it >= c->min_iterations &&
         kept->rho * swept > (1.0 + SKIP_SLACK) * bound && it - kept->last < SKIP_RUN) {
       res->iterations = it; /* NaN fails the test above and goes on to the pass */
       res->residual = NAN;
@@ -405,7 +406,8 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
       res->mean_error = vbc_problem_mean_error(pb, NULL);
     if (!norm_each && last) res->residual = residual_norm(pb, per_block);
     /* iterations without a pass since the kept state: back to it, and again with every pass */
-    if (skipping && it - kept->last > 1 && (stop || !isfinite(res->residual))) {
+    if (skipping && kept->last >= 0 && it - kept->last > 1 &&
+        (stop || !isfinite(res->residual))) {
       vbc_skip_restore(kept, pb);
       kept->replay_to = it;
       it = kept->last;

@@ -15,10 +15,11 @@ int vbc_skip_all_swept(const vbc_problem *pb) {
 
 int vbc_skip_keep(vbc_skip *k, const vbc_problem *pb, int it, vbc_error *err) {
   const vbc_system *sys = pb->sys;
+  const size_t np = sys->particles ? sys->particles->n : 0;
   if (k->impulse == NULL) {
     for (size_t b = 0; b < pb->nblocks; ++b) k->nimpulse += pb->blocks[b]->rows.n;
     k->impulse = vbc_calloc(k->nimpulse + 1, sizeof *k->impulse, err);
-    k->vel = vbc_calloc(sys->particles->n + 1, sizeof *k->vel, err);
+    k->vel = vbc_calloc(np + 1, sizeof *k->vel, err);
     k->bodies = vbc_calloc(sys->nbodies + 1, sizeof *k->bodies, err);
     if (!k->impulse || !k->vel || !k->bodies) return err->code;
   }
@@ -28,8 +29,8 @@ int vbc_skip_keep(vbc_skip *k, const vbc_problem *pb, int it, vbc_error *err) {
     memcpy(k->impulse + at, r->impulse, r->n * sizeof *r->impulse);
     at += r->n;
   }
-  memcpy(k->vel, sys->particles->vel, sys->particles->n * sizeof *k->vel);
-  memcpy(k->bodies, sys->bodies, sys->nbodies * sizeof *k->bodies);
+  if (np) memcpy(k->vel, sys->particles->vel, np * sizeof *k->vel);
+  if (sys->nbodies) memcpy(k->bodies, sys->bodies, sys->nbodies * sizeof *k->bodies);
   k->last = it;
   return VBC_OK;
 }
@@ -42,8 +43,9 @@ void vbc_skip_restore(const vbc_skip *k, vbc_problem *pb) {
     memcpy(r->impulse, k->impulse + at, r->n * sizeof *r->impulse);
     at += r->n;
   }
-  memcpy(sys->particles->vel, k->vel, sys->particles->n * sizeof *k->vel);
-  memcpy(sys->bodies, k->bodies, sys->nbodies * sizeof *k->bodies);
+  if (sys->particles && sys->particles->n)
+    memcpy(sys->particles->vel, k->vel, sys->particles->n * sizeof *k->vel);
+  if (sys->nbodies) memcpy(sys->bodies, k->bodies, sys->nbodies * sizeof *k->bodies);
 }
 
 void vbc_skip_free(vbc_skip *k) {

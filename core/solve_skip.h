@@ -19,7 +19,7 @@
 
 typedef struct vbc_skip {
   double rho;      /* R / E at the last pass (a low start: a first pass early) */
-  int last;        /* the iteration after which the state was kept (0: the start) */
+  int last;        /* the iteration after which the state was kept (-1: none yet) */
   int replay_to;   /* going back: make a pass after every iteration up to this one */
   size_t nimpulse; /* all blocks' rows */
   double *impulse;

@@ -290,12 +290,12 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
 }
 
 /* J_i u = sum_j v_ij . (u_i - u_j), rigid particles at their body's velocity (a row that sees
- * none reads the stored velocities directly, the same numbers without a test per pair). In the
- * plane (2D)
- * every position has z = 0, so v_ij.z is a zero and so is its product with (u_i - u_j).z; the dot
- * product's last addition (x y terms + that zero) then changes nothing but, at most, the sign of
- * a zero, and the sum, which starts at +0 and so is never -0, takes either zero alike: `plane`
- * leaves the z term out with the same bits, a third fewer loads and operations per pair. */
+ * none reads the stored velocities directly: the same numbers, without a test per pair). In the
+ * plane (2D) every position has z = 0, so v_ij.z is a zero and so is its product with
+ * (u_i - u_j).z; the dot product's last addition (x y terms + that zero) then changes nothing
+ * but, at most, the sign of a zero, and the sum, which starts at +0 and so is never -0, takes
+ * either zero alike: `plane` leaves the z term out with the same bits, a third fewer loads and
+ * operations per pair. */
 static inline double row_velocity_in(const mps_state *s, const vbc_system *sys, size_t r,
                                      int plane) {
   const vbc_neighbors *nb = sys->nbrs;
