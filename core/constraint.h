@@ -153,6 +153,12 @@ typedef struct vbc_rows {
    * reads those numbers instead of making the same pass again, and clears the flag
    * (vbc_problem_prepare clears it before each prepare). */
   int residual_known;
+  /* Set by a sweep that left in `residual` each row's b_k - J_k v as the sweep met it, just
+   * before the row's update (the delta of Miyamoto & Koshizuka eq. 36), and changed nothing but
+   * impulse, residual and the velocities of particles and bodies; vbc_solve clears it before
+   * every iteration. Those numbers are not the residual after the sweep, but the solve loop
+   * reads them to predict it, and may take such sweeps back (core/solve_skip.h). */
+  int swept_residual;
 } vbc_rows;
 
 /* The default error measure of a block's rows: the sum of scale |r_k| over the rows that can
@@ -343,6 +349,9 @@ typedef struct vbc_solver_type {
    * says what to do above the bound: "warn", "clamp" (to 0.9 times the bound) or "off". The
    * scene's set-up compares omega with the blocks' lattice_lambda_max before step 1. */
   const char *relaxation_key;
+  /* Nonzero: iterate never reads rows.residual, so the solve loop may leave out the residual
+   * pass of an iteration whose stopping test cannot hold yet (vbc_solve). */
+  int residual_free;
 } vbc_solver_type;
 
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */

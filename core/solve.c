@@ -11,6 +11,7 @@
 #include "core/parallel.h"
 #include "core/clock.h"
 #include "core/reduce.h"
+#include "core/solve_skip.h"
 
 /* One chunk of block_energy's passes: the natural-residual energy of each row (or, for the
  * round-off scale, of |b| + |J v|), summed in row order (core/reduce.h). */
@@ -154,6 +155,14 @@ static void residual_passes(vbc_problem *pb) {
   }
 }
 
+/* The energy norm of the residuals the last iteration's sweeps left in every block
+ * (rows.swept_residual): E of core/solve_skip.h. */
+static double swept_norm(const vbc_problem *pb) {
+  double sum = 0.0;
+  for (size_t b = 0; b < pb->nblocks; ++b) sum += block_energy(pb->blocks[b], 0, NULL);
+  return sqrt(sum);
+}
+
 /* vbc_problem_residual's norm of the residuals the last passes left. */
 static double residual_norm(const vbc_problem *pb, double *per_block) {
   double total = 0.0;
@@ -294,9 +303,16 @@ static int observe(vbc_problem *pb, int error_test, int estimated, double ref_ju
   return VBC_OK;
 }
 
+/* core/solve_skip.h: the ratio R / E assumed before the first pass (low: an early pass), how
+ * close to the bound the prediction may come before a pass, and the most iterations in a row
+ * without one. */
+#define SKIP_RHO_START 0.3
+#define SKIP_SLACK 0.05
+#define SKIP_RUN 32
+
 /* The loop proper; vbc_solve below times it. */
 static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_trace *trace,
-                 vbc_error *err) {
+                 vbc_skip *kept, vbc_error *err) {
   double per_block[VBC_MAX_BLOCKS];
   if (pb->nblocks > VBC_MAX_BLOCKS)
     return vbc_error_set(err, VBC_EXIT_SYSTEM, "%s: %zu blocks in one solve, more than "
@@ -347,7 +363,16 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   const double t0 = vbc_now();
   excluded = 0.0; /* iteration 0's measure came before the clock started */
   const int norm_each = trace || judges_residual(pb, error_test);
+  /* A sweep scheme's iterations may go without their residual pass (core/solve_skip.h). Not
+   * with a trace (every iterate's residual is recorded) or an error test. */
+  int may_skip = s->type->residual_free && !trace && !error_test && norm_each;
+  const double bound = fmax(c->tolerance * ref_judged, VBC_ROUND_OFF * scale);
+  kept->rho = SKIP_RHO_START;
+  kept->replay_to = 0;
+  kept->last = -1; /* nothing kept yet: iteration 1, which says whether the blocks qualify,
+                      makes its pass */
   for (int it = 1; it <= c->max_iterations; ++it) {
+    for (size_t b = 0; b < pb->nblocks; ++b) pb->blocks[b]->rows.swept_residual = 0;
     const int step = s->type->iterate(s->state, pb, err);
     if (step == VBC_ITERATE_BREAKDOWN) {
       res->reason = VBC_STOP_BREAKDOWN;
@@ -355,6 +380,15 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
       return VBC_OK;
     }
     if (step != VBC_OK) return err->code;
+    if (it == 1) may_skip = may_skip && vbc_skip_all_swept(pb); /* the same every iteration */
+    const int skipping = may_skip && it > kept->replay_to;
+    const double swept = skipping ? swept_norm(pb) : NAN;
+    if (skipping && kept->last >= 0 && it < c->max_iterations && it >= c->min_iterations &&
+        kept->rho * swept > (1.0 + SKIP_SLACK) * bound && it - kept->last < SKIP_RUN) {
+      res->iterations = it; /* NaN fails the test above and goes on to the pass */
+      res->residual = NAN;
+      continue;
+    }
     residual_passes(pb);
     res->iterations = it;
     res->residual = norm_each ? residual_norm(pb, per_block) : NAN;
@@ -371,10 +405,22 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     if (estimated && last && isnan(res->mean_error))
       res->mean_error = vbc_problem_mean_error(pb, NULL);
     if (!norm_each && last) res->residual = residual_norm(pb, per_block);
+    /* iterations without a pass since the kept state: back to it, and again with every pass */
+    if (skipping && kept->last >= 0 && it - kept->last > 1 &&
+        (stop || !isfinite(res->residual))) {
+      vbc_skip_restore(kept, pb);
+      kept->replay_to = it;
+      it = kept->last;
+      continue;
+    }
     if ((norm_each || last) && !isfinite(res->residual))
       return vbc_error_set(err, VBC_EXIT_FAILED, "%s: residual became non-finite at iteration %d",
                            s->type->name, it);
     if (stop) return VBC_OK;
+    if (skipping) {
+      if (swept > 0.0) kept->rho = res->residual / swept;
+      if (vbc_skip_keep(kept, pb, it, err) != VBC_OK) return err->code;
+    }
   }
   res->reason = VBC_STOP_MAX_ITERATIONS;
   return VBC_OK;
@@ -384,7 +430,9 @@ int vbc_solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solve_t
               vbc_error *err) {
   const double t0 = vbc_now();
   res->stats.n = 0;
-  int rc = solve(s, pb, res, trace, err);
+  vbc_skip kept = {0};
+  int rc = solve(s, pb, res, trace, &kept, err);
+  vbc_skip_free(&kept);
   if (rc == VBC_OK && s->type->stats) rc = s->type->stats(s->state, &res->stats, err);
   if (rc == VBC_OK && trace == NULL && !uses_error_test(&s->control, pb))
     res->mean_error = vbc_problem_mean_error(pb, NULL); /* from the last residual pass */

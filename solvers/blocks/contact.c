@@ -238,10 +238,13 @@ static void contact_apply(void *state, vbc_system *sys, const vbc_rows *rows, co
 static void contact_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega,
                           vbc_sweep_order order) {
   const contact_state *s = state;
+  rows->swept_residual = 1;
   for (size_t q = 0; q < rows->n; ++q) {
     const size_t k = order == VBC_SWEEP_FORWARD ? q : rows->n - 1 - q;
     if (rows->diag[k] <= 0.0) continue;
-    const double d = vbc_pgs_row(rows, k, normal_velocity(sys, &s->pair[k]), omega);
+    const double jv = normal_velocity(sys, &s->pair[k]);
+    rows->residual[k] = rows->target[k] - jv; /* the delta of eq. 65, for vbc_solve */
+    const double d = vbc_pgs_row(rows, k, jv, omega);
     if (d != 0.0) apply_one(sys, &s->pair[k], d);
   }
 }

@@ -78,10 +78,13 @@ typedef struct mps_state {
   vbc_vec *sum_v;          /* per row: sum_j v_ij */
   vbc_colouring colouring; /* rows that move no body, swept in parallel */
   long *colour_row_of;     /* per particle: its row if that row moves no body, else -1 */
-  unsigned char *moves_body; /* per row */
+  unsigned char *moves_body; /* per row: MOVES_BODY, SEES_RIGID */
   uint32_t *body_rows;     /* rows whose impulse moves a body: swept serially, in order */
   size_t nbody_rows;
 } mps_state;
+
+enum { MOVES_BODY = 1, SEES_RIGID = 2 }; /* the row's impulse moves a body; it or a neighbour is
+                                           rigid (its velocity is its body's) */
 
 static const char *const bodies_choices[] = {"walls", "ignored", NULL};
 
@@ -234,8 +237,8 @@ static int split_rows(mps_state *s, const vbc_system *sys, vbc_error *err) {
   s->nbody_rows = 0;
   for (size_t i = 0; i < p->n; ++i) {
     long r = s->row_of[i];
-    s->colour_row_of[i] = r >= 0 && !s->moves_body[r] ? r : -1;
-    if (r >= 0 && s->moves_body[r]) s->body_rows[s->nbody_rows++] = (uint32_t)r;
+    s->colour_row_of[i] = r >= 0 && !(s->moves_body[r] & MOVES_BODY) ? r : -1;
+    if (r >= 0 && (s->moves_body[r] & MOVES_BODY)) s->body_rows[s->nbody_rows++] = (uint32_t)r;
   }
   return vbc_colouring_build(&s->colouring, sys->grid, s->colour_row_of, err);
 }
@@ -259,7 +262,7 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     size_t i = s->particle_of[r];
     vbc_vec sum = vbc_vec_zero();
     double diag_j = 0.0, n_i = s->ignore_bodies ? s->n_seen[i] : p->number_density[i];
-    int moves = pushed_body(s, sys, i) != NULL;
+    int moves = pushed_body(s, sys, i) != NULL, sees = p->kind[i] == VBC_RIGID;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
       double d = nb->dist[q];
@@ -272,9 +275,10 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
       sum = vbc_vec_add(sum, v);
       diag_j += vbc_system_inv_mass(sys, j) * vbc_vec_norm2(v);
       moves |= pushed_body(s, sys, j) != NULL;
+      sees |= p->kind[j] == VBC_RIGID;
     }
     s->sum_v[r] = sum;
-    s->moves_body[r] = (unsigned char)moves;
+    s->moves_body[r] = (unsigned char)((moves ? MOVES_BODY : 0) | (sees ? SEES_RIGID : 0));
     rows->diag[r] = vbc_system_inv_mass(sys, i) * vbc_vec_norm2(sum) + diag_j +
                     (moves ? body_diag(s, sys, i, sum) : 0.0);
     const double n0 = p->kind[i] == VBC_FLUID && p->body[i] < 0 ? s->n0_fluid : s->k.n0;
@@ -285,19 +289,24 @@ static int mps_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   return split_rows(s, sys, err);
 }
 
-/* J_i u = sum_j v_ij . (u_i - u_j), rigid particles at their body's velocity. In the plane (2D)
- * every position has z = 0, so v_ij.z is a zero and so is its product with (u_i - u_j).z; the dot
- * product's last addition (x y terms + that zero) then changes nothing but, at most, the sign of
- * a zero, and the sum, which starts at +0 and so is never -0, takes either zero alike: `plane`
- * leaves the z term out with the same bits, a third fewer loads and operations per pair. */
+/* J_i u = sum_j v_ij . (u_i - u_j), rigid particles at their body's velocity (a row that sees
+ * none reads the stored velocities directly: the same numbers, without a test per pair). In the
+ * plane (2D) every position has z = 0, so v_ij.z is a zero and so is its product with
+ * (u_i - u_j).z; the dot product's last addition (x y terms + that zero) then changes nothing
+ * but, at most, the sign of a zero, and the sum, which starts at +0 and so is never -0, takes
+ * either zero alike: `plane` leaves the z term out with the same bits, a third fewer loads and
+ * operations per pair. */
 static inline double row_velocity_in(const mps_state *s, const vbc_system *sys, size_t r,
                                      int plane) {
   const vbc_neighbors *nb = sys->nbrs;
   size_t i = s->particle_of[r];
-  vbc_vec ui = vbc_system_velocity(sys, i);
+  const vbc_vec *vel = sys->particles->vel;
+  const int rigid = s->moves_body[r] & SEES_RIGID;
+  vbc_vec ui = rigid ? vbc_system_velocity(sys, i) : vel[i];
   double jv = 0.0;
   for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-    const vbc_vec du = vbc_vec_sub(ui, vbc_system_velocity(sys, nb->index[q]));
+    const size_t j = nb->index[q];
+    const vbc_vec du = vbc_vec_sub(ui, rigid ? vbc_system_velocity(sys, j) : vel[j]);
     if (plane) {
       const plane_vec v = s->pair_xy[q];
       jv += v.x * du.x + v.y * du.y;
@@ -364,7 +373,9 @@ static void mps_apply(void *state, vbc_system *sys, const vbc_rows *rows, const 
 static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows, size_t r,
                              double omega) {
   if (rows->diag[r] <= 0.0) return;
-  const double d = vbc_pgs_row(rows, r, row_velocity(s, sys, r), omega);
+  const double jv = row_velocity(s, sys, r);
+  rows->residual[r] = rows->target[r] - jv; /* the delta of eq. 36, for vbc_solve's estimate */
+  const double d = vbc_pgs_row(rows, r, jv, omega);
   if (d == 0.0) return;
   vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
@@ -390,7 +401,7 @@ static inline void sweep_row(const mps_state *s, vbc_system *sys, vbc_rows *rows
             vbc_vec_axpy(p->vel[j], override ? -d * override[j] : push_fluid, s->pair_v[q]);
     }
   }
-  if (s->moves_body[r]) push_bodies(s, sys, r, d);
+  if (s->moves_body[r] & MOVES_BODY) push_bodies(s, sys, r, d);
 }
 
 /* The strips of one colour, forward or in reverse (strips and the rows within each). */
@@ -416,6 +427,7 @@ static void mps_sweep(void *state, vbc_system *sys, vbc_rows *rows, double omega
   const mps_state *s = state;
   const vbc_colouring *c = &s->colouring;
   const int backward = order == VBC_SWEEP_BACKWARD;
+  rows->swept_residual = 1;
   if (backward)
     for (size_t k = s->nbody_rows; k-- > 0;) sweep_row(s, sys, rows, s->body_rows[k], omega);
 #pragma omp parallel if (c->nrows >= VBC_PARALLEL_MIN / 2)

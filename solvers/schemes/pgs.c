@@ -64,4 +64,5 @@ const vbc_solver_type vbc_solver_pgs = {
     .alloc = pgs_alloc,
     .free = pgs_free,
     .iterate = pgs_iterate,
+    .residual_free = 1,
 };
