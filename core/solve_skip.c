@@ -26,7 +26,7 @@ int vbc_skip_keep(vbc_skip *k, const vbc_problem *pb, int it, vbc_error *err) {
   size_t at = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     const vbc_rows *r = &pb->blocks[b]->rows;
-    memcpy(k->impulse + at, r->impulse, r->n * sizeof *r->impulse);
+    if (r->n) memcpy(k->impulse + at, r->impulse, r->n * sizeof *r->impulse); /* none: NULL */
     at += r->n;
   }
   if (np) memcpy(k->vel, sys->particles->vel, np * sizeof *k->vel);
@@ -40,7 +40,7 @@ void vbc_skip_restore(const vbc_skip *k, vbc_problem *pb) {
   size_t at = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     vbc_rows *r = &pb->blocks[b]->rows;
-    memcpy(r->impulse, k->impulse + at, r->n * sizeof *r->impulse);
+    if (r->n) memcpy(r->impulse, k->impulse + at, r->n * sizeof *r->impulse);
     at += r->n;
   }
   if (sys->particles && sys->particles->n)
