@@ -327,3 +327,30 @@ cJSON *synthetic_bench_stop(synthetic_bench *b, const vbc_benchmark_type *bt) {
   cJSON_Delete(b->params);
   return m;
 }
+
+/* The values of one column of series.csv (malloc'd), their number in *n. */
+double *series_column(const char *series_path, const char *column, size_t *n) {
+  char *text = read_text(series_path);
+  cr_assert_not_null(text, "%s missing", series_path);
+  size_t header_len = strcspn(text, "\n"), col = 0, cols = 0;
+  int found = 0;
+  for (size_t k = 0, start = 0; k <= header_len; ++k) {
+    if (k < header_len && text[k] != ',') continue;
+    if (k - start == strlen(column) && strncmp(text + start, column, k - start) == 0)
+      col = cols, found = 1;
+    ++cols, start = k + 1;
+  }
+  cr_assert(found, "no column %s in %s", column, series_path);
+  double *values = malloc(strlen(text) * sizeof *values);
+  cr_assert_not_null(values);
+  *n = 0;
+  for (char *line = text + header_len; *line == '\n' && line[1];) {
+    ++line;
+    char *field = line;
+    for (size_t c = 0; c < col; ++c) field = strchr(field, ',') + 1;
+    values[(*n)++] = strtod(field, NULL);
+    line += strcspn(line, "\n");
+  }
+  free(text);
+  return values;
+}

@@ -59,6 +59,9 @@ const struct vbc_registry *test_registry(void);
  * array ("solver.stages.1.solves"). */
 double json_number(const cJSON *root, const char *dotted);
 int file_exists(const char *path);
+/* The values of one column of series.csv at series_path (malloc'd), their number in *n; fails
+ * the test when the file or the column is missing. */
+double *series_column(const char *series_path, const char *column, size_t *n);
 /* For the tests of bound threads: 0 when this process may use fewer than two CPUs (the test then
  * skips); else 1, and the vbc runs started from here on bind their threads as for a user who set
  * OMP_PROC_BIND=close and no OMP_WAIT_POLICY (environment of this test process only). */
