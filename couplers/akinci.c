@@ -26,7 +26,7 @@
  * Choices the paper leaves open: the force of step 3 uses the pressure the solver stopped with
  * (not a converged one), which is what the fluid received, so momentum between fluid and bodies
  * is conserved to round-off for any stopping tolerance; only fluid blocks that report boundary
- * impulses (vbc_block_type.boundary_impulses: sph_density) can be coupled this way. */
+ * impulses (vbc_block_type.boundary_impulses: sph_density, dfsph) can be coupled this way. */
 #include <stdlib.h>
 
 #include "couplers/couplers.h"
@@ -50,8 +50,8 @@ static void *akinci_alloc(vbc_coupling *c, vbc_error *err) {
   if (fluid->type->boundary_impulses == NULL) {
     vbc_error_set(err, VBC_EXIT_INPUT,
                   "%s: method.fluid.constraint: expected a block that reports the pressure "
-                  "force on boundary particles for method.coupler \"%s\" (\"sph_density\"), "
-                  "got \"%s\"", c->file, c->type->name, fluid->type->name);
+                  "force on boundary particles for method.coupler \"%s\" (\"sph_density\" or "
+                  "\"dfsph\"), got \"%s\"", c->file, c->type->name, fluid->type->name);
     return NULL;
   }
   akinci_state *s = vbc_calloc(1, sizeof *s, err);
