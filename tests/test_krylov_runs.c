@@ -19,7 +19,8 @@
 /* The coarse tank of tests/test_run.c (l = 0.04, 1 s, 1000 steps) under mprgp with its default
  * IC(0) preconditioning in face: the pgs run's accuracy (measured there: pressure error 0.021
  * smoothed; here 0.021 with 14.5 iterations per step against pgs's 83). */
-Test(mprgp_run, hydrostatic_tank_as_accurate_as_pgs, .timeout = 300) {
+Test(mprgp_run, hydrostatic_tank_as_accurate_as_pgs, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: coarse_dam_break_front_as_under_pgs */) {
   cJSON *s = run_scene("mprgp_hydro", source_path(HYDRO),
                        SETS("spacing=0.04", "method.fluid.solver=mprgp"), 2);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");

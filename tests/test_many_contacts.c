@@ -27,7 +27,8 @@ Test(many_contacts, kurose_bodies_reports_a_small_penetration) {
 /* The first 0.12 s (30 steps) of many_contacts: the boxes start l apart with water between them;
  * the water under and between them makes hundreds of fluid-rigid and fluid-wall rows from the
  * first step, and the lowest boxes reach the floor's and their neighbours' rows. */
-Test(many_contacts, a_short_many_contacts_run_solves_hundreds_of_contacts_exactly) {
+Test(many_contacts, a_short_many_contacts_run_solves_hundreds_of_contacts_exactly,
+     LONG_PHYSICS /* the sanitizers: kurose_bodies_reports_a_small_penetration */) {
   cJSON *s = run_scene("many_contacts_short",
                        source_path("experiments/scenes/many_contacts.json"),
                        SETS("time.end=0.12"), 1);

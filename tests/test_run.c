@@ -120,7 +120,9 @@ Test(circular_patch, coarse_patch_follows_the_theory, .timeout = 300) {
 
 /* With 7860 particles every pass runs in parallel; the colouring and the fixed-order sums make
  * the result independent of the thread count, bit for bit (all but the wall-clock seconds). */
-Test(determinism, one_and_two_threads_give_identical_files, .timeout = 300) {
+Test(determinism, one_and_two_threads_give_identical_files, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: test_mps_block's parallel sweep at one and two threads,
+                     test_krylov_runs' and test_dfsph's two-thread runs */) {
   const char *a = test_dir("thr1"), *b = test_dir("thr2");
   const char *scene = source_path("experiments/scenes/circular_patch.json");
   cJSON *sa = run_ok(scene, a, (const char *[]){"--set", "spacing=0.01", "--set", "time.end=0.04",
