@@ -354,3 +354,9 @@ double *series_column(const char *series_path, const char *column, size_t *n) {
   free(text);
   return values;
 }
+
+double *run_series(const char *name, const char *column, size_t *n) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s.%ld/out/series.csv", VBC_TEST_TMP, name, (long)getpid());
+  return series_column(path, column, n);
+}

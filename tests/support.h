@@ -62,6 +62,8 @@ int file_exists(const char *path);
 /* The values of one column of series.csv at series_path (malloc'd), their number in *n; fails
  * the test when the file or the column is missing. */
 double *series_column(const char *series_path, const char *column, size_t *n);
+/* The same for the series.csv of run_scene(name, ...) / run_scene_method(name, ...). */
+double *run_series(const char *name, const char *column, size_t *n);
 /* For the tests of bound threads: 0 when this process may use fewer than two CPUs (the test then
  * skips); else 1, and the vbc runs started from here on bind their threads as for a user who set
  * OMP_PROC_BIND=close and no OMP_WAIT_POLICY (environment of this test process only). */

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "support.h"
 
@@ -145,10 +144,8 @@ static const char held_in_water[] =
  * means of the step forces series.csv records (one row a step; the step ending at 0.15 s opens
  * the window), their standard deviation over sqrt(3). */
 static double lift_batch_se(const char *name) {
-  char path[1200];
-  snprintf(path, sizeof path, "%s/%s.%ld/out/series.csv", VBC_TEST_TMP, name, (long)getpid());
   size_t n = 0, nt = 0;
-  double *t = series_column(path, "time", &nt), *lift = series_column(path, "lift", &n);
+  double *t = run_series(name, "time", &nt), *lift = run_series(name, "lift", &n);
   cr_assert_eq(n, nt);
   double sum[3] = {0}, count[3] = {0};
   for (size_t k = 0; k < n; ++k) {

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "registry/registry.h"
 #include "core/constraint.h"
@@ -180,19 +179,14 @@ Test(mps_poisson, divergence_source_keeps_the_coarse_tank, .timeout = 300) {
   cJSON_Delete(s);
 }
 
-/* The largest particle speed at the last output of run `name` (series.csv's 7th column). */
+/* The largest particle speed at the last output of run `name`. */
 static double final_max_speed(const char *name) {
-  char path[1200];
-  snprintf(path, sizeof path, "%s/%s.%ld/out/series.csv", VBC_TEST_TMP, name, (long)getpid());
-  char *text = read_text(path);
-  cr_assert_not_null(text, "%s", path);
-  const char *line = text;
-  for (const char *q = strchr(text, '\n'); q && q[1]; q = strchr(q + 1, '\n')) line = q + 1;
-  for (int c = 0; c < 6 && line; ++c) line = strchr(line, ',') ? strchr(line, ',') + 1 : NULL;
-  cr_assert_not_null(line);
-  const double v = atof(line);
-  free(text);
-  return v;
+  size_t n = 0;
+  double *v = run_series(name, "max_speed", &n);
+  cr_assert_gt(n, 0);
+  const double last = v[n - 1];
+  free(v);
+  return last;
 }
 
 /* Negative pressures are set to 0 before the gradient model (clamp_negative all, Koshizuka &

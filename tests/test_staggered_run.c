@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sim/state_file.h"
 #include "support.h"
@@ -165,25 +164,10 @@ Test(staggered_run, surface_pressure_at_the_interface_removes_the_half_layer, .t
 
 /* The largest max_speed of the series.csv of run_scene(name, ...). */
 static double series_max_speed(const char *name) {
-  char path[1100];
-  snprintf(path, sizeof path, "%s/%s.%ld/out/series.csv", VBC_TEST_TMP, name, (long)getpid());
-  char *text = read_text(path);
-  cr_assert_not_null(text, "%s", path);
-  int column = -1, k = 0;
-  char *save = NULL, *line = strtok_r(text, "\n", &save);
-  for (char *f = line, *end; f; f = end ? end + 1 : NULL, ++k) {
-    end = strchr(f, ',');
-    if (strncmp(f, "max_speed", 9) == 0 && (f[9] == ',' || f[9] == '\0')) column = k;
-  }
-  cr_assert_geq(column, 0, "no max_speed column");
-  double top = 0.0;
-  while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
-    char *f = line;
-    for (int c = 0; c < column && f; ++c) f = strchr(f, ','), f = f ? f + 1 : NULL;
-    cr_assert_not_null(f);
-    top = fmax(top, strtod(f, NULL));
-  }
-  free(text);
+  size_t n = 0;
+  double *v = run_series(name, "max_speed", &n), top = 0.0;
+  for (size_t k = 0; k < n; ++k) top = fmax(top, v[k]);
+  free(v);
   return top;
 }
 
