@@ -6,12 +6,13 @@
  *     lambda'_k = min(lambda_k + max(r_k, 0) / A_kk, hi_k);
  * then all changes are applied at once through each block's apply pass. On the dfsph block's rows
  * this is BK17's kappa_i = (rho*_i - rho0) / h^2 alpha_i (Algorithm 3) and kappa^v_i =
- * (1/h) D rho_i/Dt alpha_i (Algorithm 2, eq. 11), accumulated as SPlisHSPlasH accumulates them
- * (TimeStepDFSPH: the residual clamped at zero, so that within a solve a particle's pressure only
- * grows). Open choices and ours: the papers' update is unrelaxed (no omega); a row whose impulse
- * already overshoots is left alone rather than pulled back, which is the difference from
- * projected Jacobi at omega = 1 (jacobi.c), and keeps the iteration from oscillating where
- * Jacobi at omega = 1 may diverge. The stopping test is vbc_solve's on the blocks' own error
+ * (1/h) D rho_i/Dt alpha_i (Algorithm 2, eq. 11), accumulated with the residual clamped at zero,
+ * so that within a solve a particle's pressure only grows. Open choices and ours: the papers'
+ * update is unrelaxed (no omega); a row whose impulse already overshoots is left alone rather
+ * than pulled back, which is the difference from projected Jacobi at omega = 1 (jacobi.c), and
+ * keeps the iteration from oscillating where Jacobi at omega = 1 may diverge. (SPlisHSPlasH's
+ * TimeStepDFSPH instead takes a projected Jacobi step relaxed by 0.5 on p/rho^2 >= 0, which can
+ * lower a pressure, and clamps the residual only in its error sum: docs/dfsph.md.) The stopping test is vbc_solve's on the blocks' own error
  * measure after each update (dfsph's error_measure); SPlisHSPlasH tests the error before its
  * update and then still applies it, so it counts one iteration more for the same test. Rows
  * with A_kk <= 0 stay inert. Bilateral blocks are refused (their impulses must be able to fall).
