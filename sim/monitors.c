@@ -1,4 +1,4 @@
-/* monitors.c — see monitors.h. Eight monitors, cheap enough to be always on:
+/* monitors.c — see monitors.h. Nine monitors, cheap enough to be always on:
  *  - iteration_zero: a solve stopped by its mean-error test before its first iteration while its
  *    largest row error was more than ten times the tolerance. A mean over many rows at rest can
  *    pass while a few rows are far off: a wedge entering a large tank under PGS with the
@@ -72,9 +72,13 @@
  *    single row can pull where a splash separates or a body leaves the water; 0.1 rho0 |g| H,
  *    about the pressure one particle layer deep (rho0 |g| l with l/H = 0.07 on the dam break at
  *    l = 0.02), so that the pull is more than free-surface noise. Scenes without gravity are
- *    not watched (no scale, and a driven flow may have its gauge pressure below zero). */
+ *    not watched (no scale, and a driven flow may have its gauge pressure below zero).
+ *  - omega_lowered: relaxed Jacobi lowered its factor in the middle of the run, where rows that
+ *    came later lowered their convergence bound below it (solvers/schemes/jacobi.c; the solve's
+ *    figure omega_lowered, the factor asked over the factor used). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/body.h"
 #include "core/kernel.h"
@@ -114,6 +118,13 @@ static const struct {
                              "rho0 |g| H (H the fluid's height at the start): the pressure solve "
                              "pulls the fluid together where water at a free surface carries no "
                              "tension (worst: the largest such share)"},
+    [VBC_WARNING_OMEGA_LOWERED] = {"omega_lowered",
+                                   "a relaxed Jacobi solve diverged or stalled on the rows of a "
+                                   "later step, whose convergence bound fell below the factor the "
+                                   "set-up accepted, and went on at 0.9 times the bound measured on "
+                                   "them for the rest of the run (worst: the factor asked over the "
+                                   "factor used; set the factor below the one used to run at one "
+                                   "factor throughout)"},
     [VBC_WARNING_OMEGA_CLAMPED] = {"omega_clamped",
                                    "omega_limit \"clamp\" lowered a relaxed solver's factor to "
                                    "0.9 times the convergence bound measured at load: the run "
@@ -319,6 +330,14 @@ int vbc_monitors_step(vbc_run_stats *st, const vbc_sim *sim, const vbc_step_repo
     if (st->warning[from_start[k]].count)
       return report(sim, from_start[k], st->warning[from_start[k]].worst, strict, err);
   if (watch_row_errors(st, sim, rep, strict, err) != VBC_OK) return err->code;
+  for (size_t s = 0; s < rep->nstages; ++s) {
+    const vbc_solve_stats *f = &rep->stage[s].result.stats;
+    for (size_t k = 0; rep->stage[s].solved && k < f->n; ++k)
+      if (strcmp(f->name[k], "omega_lowered") == 0 &&
+          flag(st, VBC_WARNING_OMEGA_LOWERED, sim, f->value[k]) &&
+          report(sim, VBC_WARNING_OMEGA_LOWERED, f->value[k], strict, err) != VBC_OK)
+        return err->code;
+  }
   for (size_t s = 0; s < rep->nstages; ++s) {
     const vbc_stage_report *r = &rep->stage[s];
     const double tol = c->solver[s].control.error_tolerance;
