@@ -188,7 +188,7 @@ Test(jacobi_bound, an_omega_that_diverges_in_step_1_still_measures_step_2) {
 
 /* The bound the set-up measures (0.529 on steps 1-2) holds until the box reaches the water: from
  * step 15 the rows' bound is 0.422, and omega 0.5 diverged at step 16 (exit 3). Now the solve
- * that stalls is looked at after 50 iterations, finds 0.4215 on its rows, starts again at 0.9
+ * whose residual grows is looked at, finds 0.4215 on its rows, starts again at 0.9
  * times that and keeps it: the run goes on, flagged omega_lowered from step 16 (worst 0.5 over
  * the factor used); --strict fails it there. */
 Test(jacobi_bound, a_bound_that_falls_later_lowers_omega_and_flags_the_run) {

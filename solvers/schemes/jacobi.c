@@ -17,15 +17,16 @@
  * D^-1/2) D^-1/2 r_i with a symmetric iteration matrix whose eigenvalues lie in (-1, 1] for
  * omega below the bound: the 2-norm of D^-1/2 r never grows, so its max norm never exceeds
  * sqrt(n) times the first iteration's. A solve whose m grows past GROWTH sqrt(n) times the
- * first, or is no lower than CHECK_EVERY iterations before (a stall: the top mode neither grows
- * nor falls much at omega near the bound), is looked at (once each per solve): back at its start,
+ * first (compared in squares) is looked at, once per solve: back at its start,
  * lambda_max of its rows is measured (vbc_problem_lambda_max_from, core/jacobi_bound.h, from the
  * last impulse changes), and where omega is at or above 2 / lambda_max the solve starts again
  * with 0.9 times that bound, kept for the rest of the run. The solve's figure omega_lowered
  * (omega asked over omega used) makes the run's monitors flag it (sim/monitors.c). Where omega is
  * below the bound the impulses and velocities are put back exactly, so a solve that converges
- * keeps the bits it had. On the floating box the stall check sees step 16 at iteration 50,
- * measures 0.4215 and goes on at 0.379; the run then holds the box (submerged 0.379 at 0.3 s). Both
+ * keeps the bits it had. On the floating box the watch sees step 16, measures 0.4215 on its
+ * rows and goes on at 0.379; the run then holds the box (submerged 0.379 at 0.3 s, 0.490 at
+ * 1.5 s). A check for stalls as well (m no lower than 50 iterations before) caught the same
+ * step but also measured in ordinary slow solves. Both
  * omega_limit warn and clamp do this (warn refuses before step 1, where nothing has run yet; in
  * the middle of a run a flagged lower factor keeps what was computed, --strict fails it), off
  * does not. */
@@ -42,7 +43,6 @@
 
 #define GROWTH 10.0     /* the head comment: m above GROWTH sqrt(n) times its first value */
 #define POWER_STEPS 60  /* as scene/relaxation_check.c */
-#define CHECK_EVERY 50  /* iterations: m no lower than 50 iterations before is a stall */
 #define VBC_ITERATE_GO_ON 1
 
 typedef struct jacobi_state {
@@ -50,9 +50,8 @@ typedef struct jacobi_state {
   int local_estimate;
   int watch;           /* omega_limit is not off: diverging solves lower omega */
   double estimate; /* error_estimate local: the blocks' mean error after the last update */
-  double first;    /* m of the solve's first iteration (0: not yet; INFINITY: not watched) */
+  double first;    /* m^2 of the solve's first iteration (0: not yet; INFINITY: not watched) */
   int iterations;  /* of this solve */
-  double checked;  /* m at the last stall check (INFINITY: no more in this solve) */
   double *start;   /* the solve's starting impulses, every block's rows in turn */
   double *change;  /* the last impulse changes, likewise */
   size_t cap;
@@ -69,7 +68,7 @@ static const vbc_param_spec jacobi_params[] = {
      "rows the scene's first two steps assemble and on the block's lattice "
      "(scene/relaxation_check.c): warn refuses an omega at or above the rows' bound (exit 2) "
      "and warns at or above the lattice bound only; clamp sets 0.9 times the lower bound; off "
-     "checks nothing. Under warn and clamp a solve that diverges or stalls later, on rows whose "
+     "checks nothing. Under warn and clamp a solve that diverges later, on rows whose "
      "bound fell below omega, starts again at 0.9 times their bound for the rest of the run "
      "(warning omega_lowered)", limit_choices},
     {"error_estimate", VBC_PARAM_CHOICE, 0, 0, 0, 0,
@@ -101,8 +100,8 @@ static void jacobi_free(void *state) {
  * ((1 - omega) r_k unclamped): the error IISPH's pressure update predicts for each particle
  * (Ihmsen et al. 2014, step 10 of Algorithm 1; SPlisHSPlasH tests its mean), blind to the
  * neighbours' changes. The next residual pass overwrites it. */
-/* Returns max_k sqrt(A_kk) |dlambda_k|, omega times the head comment's m (a maximum: the same
- * on any number of threads). */
+/* Returns max_k A_kk dlambda_k^2, omega^2 times the square of the head comment's m (a maximum:
+ * the same on any number of threads; squares, so that the watch costs no square root a row). */
 static double update_impulses(vbc_rows *r, double omega, int local) {
   double m = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : m) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
@@ -113,7 +112,7 @@ static double update_impulses(vbc_rows *r, double omega, int local) {
     r->scratch[k] = next - lam;
     r->impulse[k] = next;
     if (local) r->residual[k] -= a * r->scratch[k];
-    if (a > 0.0) m = fmax(m, sqrt(a) * fabs(r->scratch[k]));
+    m = fmax(m, a * r->scratch[k] * r->scratch[k]);
   }
   return m;
 }
@@ -171,10 +170,9 @@ static void keep_velocities(vbc_system *sys, vbc_vec *buf, int back) {
   }
 }
 
-/* The head comment: m grew past GROWTH sqrt(n) times its first value, or has not fallen over
- * CHECK_EVERY iterations. Back to the solve's start, lambda_max of its rows from the last impulse
- * changes (near the growing mode); if omega is at or above 2 / lambda_max, the solve starts again
- * with 0.9 times that bound (VBC_OK). Else the iterate and v are put back exactly as they were,
+/* The head comment: m grew past GROWTH sqrt(n) times its first value. Back to the solve's
+ * start, lambda_max of its rows from the last impulse changes (near the growing mode); if omega
+ * is at or above 2 / lambda_max, the solve starts again with 0.9 times that bound (VBC_OK). Else the iterate and v are put back exactly as they were,
  * so that the solve goes on with the bits it had (VBC_ITERATE_GO_ON). */
 static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
   const size_t n = vbc_problem_rows(pb);
@@ -217,29 +215,23 @@ static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
     s->iterations = 0;
     return VBC_OK;
   }
-  /* below the bound: no more stall checks in this solve; a growth past GROWTH sqrt(n) is
-   * looked at once more */
-  if (isinf(s->checked)) s->first = INFINITY;
-  s->checked = INFINITY;
+  s->first = INFINITY; /* below the bound: this solve is not watched any more */
   return VBC_ITERATE_GO_ON;
 }
 
 static int jacobi_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   (void)err;
   jacobi_state *s = state;
-  double m = 0.0;
+  double m2 = 0.0;
   s->iterations++;
   for (size_t b = 0; b < pb->nblocks; ++b)
-    m = fmax(m, update_impulses(&pb->blocks[b]->rows, s->omega, s->local_estimate) / s->omega);
+    m2 = fmax(m2, update_impulses(&pb->blocks[b]->rows, s->omega, s->local_estimate));
+  m2 /= s->omega * s->omega;
   if (s->first == 0.0) {
-    s->first = s->checked = m > 0.0 ? m : INFINITY;
-  } else if (isfinite(s->first) &&
-             (m > GROWTH * sqrt((double)vbc_problem_rows(pb)) * s->first ||
-              (s->iterations % CHECK_EVERY == 0 && m >= s->checked))) {
+    s->first = m2 > 0.0 ? m2 : INFINITY;
+  } else if (m2 > GROWTH * GROWTH * (double)vbc_problem_rows(pb) * s->first) {
     const int rc = lower_omega(s, pb, err);
     if (rc != VBC_ITERATE_GO_ON) return rc;
-  } else if (s->iterations % CHECK_EVERY == 0) {
-    s->checked = m;
   }
   if (s->local_estimate) s->estimate = vbc_problem_mean_error(pb, NULL);
   for (size_t b = 0; b < pb->nblocks; ++b) {
