@@ -17,7 +17,8 @@
  * D^-1/2) D^-1/2 r_i with a symmetric iteration matrix whose eigenvalues lie in (-1, 1] for
  * omega below the bound: the 2-norm of D^-1/2 r never grows, so its max norm never exceeds
  * sqrt(n) times the first iteration's. A solve whose m grows past GROWTH sqrt(n) times the
- * first (compared in squares) is looked at, once per solve: back at its start,
+ * first (compared in squares; m is taken at the first iteration and every WATCH_EVERY-th) is
+ * looked at, once per solve: back at its start,
  * lambda_max of its rows is measured (vbc_problem_lambda_max_from, core/jacobi_bound.h, from the
  * last impulse changes), and where omega is at or above 2 / lambda_max the solve starts again
  * with 0.9 times that bound, kept for the rest of the run. The solve's figure omega_lowered
@@ -43,6 +44,8 @@
 
 #define GROWTH 10.0     /* the head comment: m above GROWTH sqrt(n) times its first value */
 #define POWER_STEPS 60  /* as scene/relaxation_check.c */
+#define WATCH_EVERY 8   /* iterations between looks at m (and the first): a pass over the rows
+                           costs a few % of a cheap iteration, a look every 8th a fraction */
 #define VBC_ITERATE_GO_ON 1
 
 typedef struct jacobi_state {
@@ -100,11 +103,8 @@ static void jacobi_free(void *state) {
  * ((1 - omega) r_k unclamped): the error IISPH's pressure update predicts for each particle
  * (Ihmsen et al. 2014, step 10 of Algorithm 1; SPlisHSPlasH tests its mean), blind to the
  * neighbours' changes. The next residual pass overwrites it. */
-/* Returns max_k A_kk dlambda_k^2, omega^2 times the square of the head comment's m (a maximum:
- * the same on any number of threads; squares, so that the watch costs no square root a row). */
-static double update_impulses(vbc_rows *r, double omega, int local) {
-  double m = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : m) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
+static void update_impulses(vbc_rows *r, double omega, int local) {
+#pragma omp parallel for schedule(static) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t k = 0; k < r->n; ++k) {
     double a = r->diag[k];
     double lam = r->impulse[k];
@@ -112,7 +112,17 @@ static double update_impulses(vbc_rows *r, double omega, int local) {
     r->scratch[k] = next - lam;
     r->impulse[k] = next;
     if (local) r->residual[k] -= a * r->scratch[k];
-    m = fmax(m, a * r->scratch[k] * r->scratch[k]);
+  }
+}
+
+/* max_k A_kk dlambda_k^2 of the update just made: omega^2 times the square of the head comment's
+ * m (a maximum: the same on any number of threads; squares: no square root a row). */
+static double watched_change(const vbc_rows *r) {
+  double m = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : m) if (r->n >= VBC_PARALLEL_MIN_LIGHT)
+  for (size_t k = 0; k < r->n; ++k) {
+    const double e = r->diag[k] * r->scratch[k] * r->scratch[k];
+    m = e > m ? e : m;
   }
   return m;
 }
@@ -222,16 +232,19 @@ static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
 static int jacobi_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   (void)err;
   jacobi_state *s = state;
-  double m2 = 0.0;
   s->iterations++;
   for (size_t b = 0; b < pb->nblocks; ++b)
-    m2 = fmax(m2, update_impulses(&pb->blocks[b]->rows, s->omega, s->local_estimate));
-  m2 /= s->omega * s->omega;
-  if (s->first == 0.0) {
-    s->first = m2 > 0.0 ? m2 : INFINITY;
-  } else if (m2 > GROWTH * GROWTH * (double)vbc_problem_rows(pb) * s->first) {
-    const int rc = lower_omega(s, pb, err);
-    if (rc != VBC_ITERATE_GO_ON) return rc;
+    update_impulses(&pb->blocks[b]->rows, s->omega, s->local_estimate);
+  if (s->first == 0.0 || (isfinite(s->first) && s->iterations % WATCH_EVERY == 0)) {
+    double m2 = 0.0;
+    for (size_t b = 0; b < pb->nblocks; ++b) m2 = fmax(m2, watched_change(&pb->blocks[b]->rows));
+    m2 /= s->omega * s->omega;
+    if (s->first == 0.0) {
+      s->first = m2 > 0.0 ? m2 : INFINITY;
+    } else if (m2 > GROWTH * GROWTH * (double)vbc_problem_rows(pb) * s->first) {
+      const int rc = lower_omega(s, pb, err);
+      if (rc != VBC_ITERATE_GO_ON) return rc;
+    }
   }
   if (s->local_estimate) s->estimate = vbc_problem_mean_error(pb, NULL);
   for (size_t b = 0; b < pb->nblocks; ++b) {
