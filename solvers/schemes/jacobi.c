@@ -146,7 +146,7 @@ static int jacobi_begin(void *state, vbc_problem *pb, vbc_error *err) {
   size_t off = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     const vbc_rows *r = &pb->blocks[b]->rows;
-    memcpy(s->start + off, r->impulse, r->n * sizeof *r->impulse);
+    if (r->n) memcpy(s->start + off, r->impulse, r->n * sizeof *r->impulse); /* NULL when 0 */
     off += r->n;
   }
   return VBC_OK;
@@ -197,6 +197,7 @@ static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
   size_t off = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     const vbc_rows *r = &pb->blocks[b]->rows;
+    if (r->n == 0) continue; /* its arrays may be NULL */
     memcpy(s->change + off, r->scratch, r->n * sizeof *r->scratch);
     memcpy(now + off, r->impulse, r->n * sizeof *r->impulse);
     memcpy(now + n + off, r->scratch, r->n * sizeof *r->scratch);
@@ -211,6 +212,7 @@ static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
     off = 0;
     for (size_t b = 0; b < pb->nblocks; ++b) {
       vbc_rows *r = &pb->blocks[b]->rows;
+      if (r->n == 0) continue;
       memcpy(r->impulse, now + off, r->n * sizeof *r->impulse);
       memcpy(r->scratch, now + n + off, r->n * sizeof *r->scratch);
       off += r->n;
