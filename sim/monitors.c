@@ -119,12 +119,12 @@ static const struct {
                              "pulls the fluid together where water at a free surface carries no "
                              "tension (worst: the largest such share)"},
     [VBC_WARNING_OMEGA_LOWERED] = {"omega_lowered",
-                                   "a relaxed Jacobi solve diverged on the rows of a "
-                                   "later step, whose convergence bound fell below the factor the "
-                                   "set-up accepted, and went on at 0.9 times the bound measured on "
-                                   "them for the rest of the run (worst: the factor asked over the "
-                                   "factor used; set the factor below the one used to run at one "
-                                   "factor throughout)"},
+                                   "a relaxed Jacobi solve diverged on the rows of a later "
+                                   "step, whose convergence bound fell below the factor the "
+                                   "set-up accepted, and went on at 0.9 times the bound "
+                                   "measured on them for the rest of the run (worst: the factor "
+                                   "asked over the factor used; set the factor below the one "
+                                   "used to run at one factor throughout)"},
     [VBC_WARNING_OMEGA_CLAMPED] = {"omega_clamped",
                                    "omega_limit \"clamp\" lowered a relaxed solver's factor to "
                                    "0.9 times the convergence bound measured at load: the run "

@@ -18,19 +18,18 @@
  * omega below the bound: the 2-norm of D^-1/2 r never grows, so its max norm never exceeds
  * sqrt(n) times the first iteration's. A solve whose m grows past GROWTH sqrt(n) times the
  * first (compared in squares; m is taken at the first iteration and every WATCH_EVERY-th) is
- * looked at, once per solve: back at its start,
- * lambda_max of its rows is measured (vbc_problem_lambda_max_from, core/jacobi_bound.h, from the
- * last impulse changes), and where omega is at or above 2 / lambda_max the solve starts again
- * with 0.9 times that bound, kept for the rest of the run. The solve's figure omega_lowered
+ * looked at, once per solve: back at its start, lambda_max of its rows is measured
+ * (vbc_problem_lambda_max_from, core/jacobi_bound.h, from the last impulse changes), and where
+ * omega is at or above 2 / lambda_max the solve starts again with 0.9 times that bound, kept for
+ * the rest of the run. The solve's figure omega_lowered
  * (omega asked over omega used) makes the run's monitors flag it (sim/monitors.c). Where omega is
  * below the bound the impulses and velocities are put back exactly, so a solve that converges
  * keeps the bits it had. On the floating box the watch sees step 16, measures 0.4215 on its
  * rows and goes on at 0.379; the run then holds the box (submerged 0.379 at 0.3 s, 0.490 at
  * 1.5 s). A check for stalls as well (m no lower than 50 iterations before) caught the same
- * step but also measured in ordinary slow solves. Both
- * omega_limit warn and clamp do this (warn refuses before step 1, where nothing has run yet; in
- * the middle of a run a flagged lower factor keeps what was computed, --strict fails it), off
- * does not. */
+ * step but also measured in ordinary slow solves. Both omega_limit warn and clamp do this (warn
+ * refuses before step 1, where nothing has run yet; in the middle of a run a flagged lower
+ * factor keeps what was computed, --strict fails it), off does not. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +45,7 @@
 #define POWER_STEPS 60  /* as scene/relaxation_check.c */
 #define WATCH_EVERY 8   /* iterations between looks at m (and the first): a pass over the rows
                            costs a few % of a cheap iteration, a look every 8th a fraction */
-#define VBC_ITERATE_GO_ON 1
+#define GO_ON (-1) /* lower_omega: omega stays, the solve goes on (no exit code is negative) */
 
 typedef struct jacobi_state {
   double omega, asked; /* the factor in use, and the one the scene asked for */
@@ -182,8 +181,9 @@ static void keep_velocities(vbc_system *sys, vbc_vec *buf, int back) {
 
 /* The head comment: m grew past GROWTH sqrt(n) times its first value. Back to the solve's
  * start, lambda_max of its rows from the last impulse changes (near the growing mode); if omega
- * is at or above 2 / lambda_max, the solve starts again with 0.9 times that bound (VBC_OK). Else the iterate and v are put back exactly as they were,
- * so that the solve goes on with the bits it had (VBC_ITERATE_GO_ON). */
+ * is at or above 2 / lambda_max, the solve starts again with 0.9 times that bound (VBC_OK).
+ * Else the iterate and v are put back exactly as they were, so that the solve goes on with the
+ * bits it had (GO_ON). */
 static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
   const size_t n = vbc_problem_rows(pb);
   vbc_system *sys = pb->sys;
@@ -225,10 +225,11 @@ static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
     s->omega = 0.9 * bound;
     s->first = 0.0; /* the next iteration is the restarted solve's first */
     s->iterations = 0;
+    s->estimate = NAN; /* error_estimate local: none for the restart; the test reads the rows' */
     return VBC_OK;
   }
   s->first = INFINITY; /* below the bound: this solve is not watched any more */
-  return VBC_ITERATE_GO_ON;
+  return GO_ON;
 }
 
 static int jacobi_iterate(void *state, vbc_problem *pb, vbc_error *err) {
@@ -245,7 +246,7 @@ static int jacobi_iterate(void *state, vbc_problem *pb, vbc_error *err) {
       s->first = m2 > 0.0 ? m2 : INFINITY;
     } else if (m2 > GROWTH * GROWTH * (double)vbc_problem_rows(pb) * s->first) {
       const int rc = lower_omega(s, pb, err);
-      if (rc != VBC_ITERATE_GO_ON) return rc;
+      if (rc != GO_ON) return rc;
     }
   }
   if (s->local_estimate) s->estimate = vbc_problem_mean_error(pb, NULL);
