@@ -336,6 +336,9 @@ typedef struct vbc_solver_type {
   /* Optional: a solve starts (rows prepared, starting impulses applied, before the first
    * residual pass). A solver that keeps anything from one solve to the next resets it here. */
   int (*begin)(void *state, vbc_problem *pb, vbc_error *err);
+  /* Nonzero: begin neither moves v nor changes an impulse (it resets the solver's own counters),
+   * so the solve loop may keep the reference's residual pass as iteration 0's (vbc_solve). */
+  int begin_keeps_velocities;
   /* One iteration. On entry rows.residual of every block holds b - J v for the current v. */
   int (*iterate)(void *state, vbc_problem *pb, vbc_error *err);
   /* Optional: figures of the solve that just ended (vbc_solve_result.stats). */

@@ -89,6 +89,11 @@ static void scaled_product(vbc_problem *pb, const double *inv_sqrt_diag, const d
 }
 
 double vbc_problem_lambda_max(vbc_problem *pb, int iterations, vbc_error *err) {
+  return vbc_problem_lambda_max_from(pb, iterations, NULL, err);
+}
+
+double vbc_problem_lambda_max_from(vbc_problem *pb, int iterations, const double *start,
+                                   vbc_error *err) {
   const size_t n = vbc_problem_rows(pb);
   if (n == 0) return 0.0;
   double *buf = vbc_calloc(6 * n, sizeof *buf, err);
@@ -116,6 +121,19 @@ double vbc_problem_lambda_max(vbc_problem *pb, int iterations, vbc_error *err) {
     seed = seed * 6364136223846793005ul + 1442695040888963407ul;
     x[k] = s[k] > 0.0 ? (double)(seed >> 11) / 9007199254740992.0 - 0.5 : 0.0;
     norm += x[k] * x[k];
+  }
+  double given = 0.0; /* a start's part on the rows that move, D^1/2 times it */
+  for (size_t k = 0; start && k < n; ++k) {
+    const double sk = s[k] > 0.0 ? start[k] / s[k] : 0.0;
+    given += sk * sk;
+  }
+  if (given > 0.0) { /* the start, with a little of every mode (the pattern above at 1e-3) */
+    const double mix = 1e-3 * sqrt(given / norm);
+    norm = 0.0;
+    for (size_t k = 0; k < n; ++k) {
+      x[k] = (s[k] > 0.0 ? start[k] / s[k] : 0.0) + mix * x[k];
+      norm += x[k] * x[k];
+    }
   }
   double lambda = 0.0;
   for (int it = 0; it < iterations && norm > 0.0; ++it) {

@@ -39,5 +39,10 @@ double vbc_jacobi_lattice_lambda_max(int dim, double l, double reach,
  * estimate was 2 / 5.83 = 0.34 while relaxed Jacobi with omega 0.5 converged on its MPS rows. NAN with err set when out of memory; 0 without rows. Serial over the
  * rows' vectors, so the same on any number of threads. */
 double vbc_problem_lambda_max(vbc_problem *pb, int iterations, vbc_error *err);
+/* The same from a given start (n impulses over pb's rows, block after block; NULL: the fixed
+ * start): a diverging relaxed Jacobi's last impulse change is already close to the top mode, so
+ * the power steps begin near it, where from the fixed start 60 steps can still read low. */
+double vbc_problem_lambda_max_from(vbc_problem *pb, int iterations, const double *start,
+                                   vbc_error *err);
 
 #endif

@@ -339,11 +339,12 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
   }
   if (s->type->begin && s->type->begin(s->state, pb, err) != VBC_OK) return err->code;
   double excluded = 0.0; /* seconds of the reference's measures, off the trace's clock */
-  /* Without starting impulses, an observer, a reference or a solver's begin (which may move v),
+  /* Without starting impulses, an observer, a reference or a solver's begin that may move v,
    * v is what the reference's residual pass saw and every impulse is zero: the reference's
    * residuals and norms (per_block) are r0's, and a second pass would compute the same numbers
    * (one pass of a few a step saved, when the fluid starts cold). */
-  const int same_v = !warmed && !pb->sys->solve_hook && !xr && !s->type->begin;
+  const int same_v = !warmed && !pb->sys->solve_hook && !xr &&
+                     (!s->type->begin || s->type->begin_keeps_velocities);
   double r0 = same_v ? ref : vbc_problem_residual(pb, per_block);
   stop_view v;
   res->residual_ref = ref;

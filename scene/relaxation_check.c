@@ -166,6 +166,20 @@ static void measure_rows_converging(vbc_scene *s, const int *checked, rows_probe
       asked[g] = vbc_param_number(cJSON_GetObjectItemCaseSensitive(method, s->groups[g].key),
                                   sv->params, sv->relaxation_key);
   }
+  /* the throw-away steps run at the factor asked: without omega_limit off a solve that diverges
+   * on them would lower it itself (solvers/schemes/jacobi.c) and the probe would measure the
+   * rows of a step that went otherwise */
+  cJSON *kept_limit[VBC_MAX_GROUPS] = {0};
+  for (size_t g = 0; g < s->ngroups && g < VBC_MAX_GROUPS; ++g) {
+    cJSON *params = cJSON_GetObjectItemCaseSensitive(method, s->groups[g].key);
+    char limit_key[64];
+    if (!checked[g] || params == NULL) continue;
+    snprintf(limit_key, sizeof limit_key, "%s_limit", s->groups[g].solver->relaxation_key);
+    const cJSON *limit = cJSON_GetObjectItemCaseSensitive(params, limit_key);
+    kept_limit[g] = limit ? cJSON_Duplicate(limit, 1) : NULL; /* in place, so the order stays */
+    if (limit) cJSON_ReplaceItemInObjectCaseSensitive(params, limit_key, cJSON_CreateString("off"));
+    else cJSON_AddStringToObject(params, limit_key, "off");
+  }
   rows_probe all = {0};
   for (int round = 0; round < 4; ++round) {
     rows_probe one = {0};
@@ -194,6 +208,11 @@ static void measure_rows_converging(vbc_scene *s, const int *checked, rows_probe
         checked[g] ? cJSON_GetObjectItemCaseSensitive(params, s->groups[g].solver->relaxation_key)
                    : NULL;
     if (cJSON_IsNumber(factor)) cJSON_SetNumberValue(factor, asked[g]);
+    char limit_key[64];
+    if (!checked[g] || params == NULL) continue;
+    snprintf(limit_key, sizeof limit_key, "%s_limit", s->groups[g].solver->relaxation_key);
+    if (kept_limit[g]) cJSON_ReplaceItemInObjectCaseSensitive(params, limit_key, kept_limit[g]);
+    else cJSON_DeleteItemFromObjectCaseSensitive(params, limit_key);
   }
   *p = all;
 }

@@ -1,4 +1,4 @@
-/* monitors.c — see monitors.h. Seven monitors, cheap enough to be always on:
+/* monitors.c — see monitors.h. Nine monitors, cheap enough to be always on:
  *  - iteration_zero: a solve stopped by its mean-error test before its first iteration while its
  *    largest row error was more than ten times the tolerance. A mean over many rows at rest can
  *    pass while a few rows are far off: a wedge entering a large tank under PGS with the
@@ -53,9 +53,32 @@
  *    in free fall (T h g^2 / 2 over a time T: 0.05 J/kg after 1 s at h = 1e-3 s against
  *    g H = 5.9 J/kg for a 0.6 m column), and the energy a compressed column gives back stay
  *    well below 2 %. Scenes with a source are not watched: scripted bodies (a prescribed
- *    velocity does work) and agitation (core/agitation.h). */
+ *    velocity does work) and agitation (core/agitation.h).
+ *  - tension: more than 5 % of the fluid particles with a pressure below -0.1 rho0 |g| H after
+ *    the step (p as the blocks write it back; the staggered coupler's p^d + p^v), H the fluid's
+ *    height at the start. The pressure is gauge pressure, zero at the free surface; water driven
+ *    by gravity against walls and bodies is compressed, not stretched (a column at rest has
+ *    p = rho0 |g| depth >= 0; a collapsing one, Martin & Moyce's, falls and spreads with p >= 0).
+ *    A solve whose rows may pull (bilateral rows: He's p^v, equality forms) and does so over a
+ *    share of the fluid is holding it together where it would spread: the staggered block under
+ *    its own coupler on the dam break (l = 0.02, 0.2 s; pgs, jacobi, cg, mprgp) had more than
+ *    5 % of the fluid below -0.1 rho0 |g| H first at t = 0.013 s, up to 54-76 % in single
+ *    steps, pressures down to -4.5 to -10.8 rho0 |g| H, and its front lagged Martin & Moyce's
+ *    by 33-37 %. The shipped scenes of
+ *    the staggered method stay far below (largest share over their runs: cylinder_entry 0.03 %,
+ *    lowest p -0.51 rho0 |g| H near the entering cylinder; wedge_entry, cylinder_flow's first
+ *    0.3 s and the staggered preset's dam break none); the unilateral blocks (MPS-LCP, IISPH,
+ *    DFSPH) and mps_poisson's clamped pressures never write a negative one. A share, because a
+ *    single row can pull where a splash separates or a body leaves the water; 0.1 rho0 |g| H,
+ *    about the pressure one particle layer deep (rho0 |g| l with l/H = 0.07 on the dam break at
+ *    l = 0.02), so that the pull is more than free-surface noise. Scenes without gravity are
+ *    not watched (no scale, and a driven flow may have its gauge pressure below zero).
+ *  - omega_lowered: relaxed Jacobi lowered its factor in the middle of the run, where rows that
+ *    came later lowered their convergence bound below it (solvers/schemes/jacobi.c; the solve's
+ *    figure omega_lowered, the factor asked over the factor used). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/body.h"
 #include "core/kernel.h"
@@ -90,6 +113,18 @@ static const struct {
                                "a solve stopped by its mean-error test while its largest row "
                                "error was above 30 times the tolerance (worst: that error "
                                "over the tolerance)"},
+    [VBC_WARNING_TENSION] = {"tension",
+                             "more than 5 % of the fluid particles with a pressure below -0.1 "
+                             "rho0 |g| H (H the fluid's height at the start): the pressure solve "
+                             "pulls the fluid together where water at a free surface carries no "
+                             "tension (worst: the largest such share)"},
+    [VBC_WARNING_OMEGA_LOWERED] = {"omega_lowered",
+                                   "a relaxed Jacobi solve diverged on the rows of a later "
+                                   "step, whose convergence bound fell below the factor the "
+                                   "set-up accepted, and went on at 0.9 times the bound "
+                                   "measured on them for the rest of the run (worst: the factor "
+                                   "asked over the factor used; set the factor below the one "
+                                   "used to run at one factor throughout)"},
     [VBC_WARNING_OMEGA_CLAMPED] = {"omega_clamped",
                                    "omega_limit \"clamp\" lowered a relaxed solver's factor to "
                                    "0.9 times the convergence bound measured at load: the run "
@@ -102,6 +137,8 @@ static const struct {
 #define COMPRESSION_EVERY 4 /* steps: the pass over the lists costs 3-4 % of an IISPH step */
 #define ENERGY_RISE_LIMIT 0.02
 #define ROW_ERROR_FACTOR 30.0 /* the head comment: row_error, and its `what` above */
+#define TENSION_LIMIT 0.1     /* times rho0 |g| H; the head comment: tension */
+#define TENSION_SHARE 0.05
 
 /* The largest n_i / n0 - 1 over the fluid particles, n_i from the neighbour lists' distances
  * (fluid and wall neighbours), and in *share the fraction of fluid particles compressed by more
@@ -126,6 +163,20 @@ static double largest_compression(const vbc_sim *sim, double *share) {
   }
   *share = fluid ? (double)compressed / (double)fluid : 0.0;
   return sim->mps.n0 > 0.0 ? largest / sim->mps.n0 - 1.0 : 0.0;
+}
+
+/* The share of fluid particles whose pressure is below -limit (a count, so the same on any
+ * number of threads). */
+static double tension_share(const vbc_sim *sim, double limit) {
+  const vbc_particles *p = &sim->particles;
+  size_t fluid = 0, pulled = 0;
+#pragma omp parallel for reduction(+ : fluid, pulled) schedule(static) if (p->n >= VBC_PARALLEL_MIN)
+  for (size_t i = 0; i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    fluid++;
+    pulled += p->pressure[i] < -limit;
+  }
+  return fluid ? (double)pulled / (double)fluid : 0.0;
 }
 
 /* Kinetic plus potential energy of the moving bodies (free and pinned), in body order. */
@@ -187,6 +238,21 @@ static void flag_from_start(vbc_run_stats *st, int m, double worst) {
   st->warning[m] = (vbc_warning){.count = 1, .first_step = 0, .first_time = 0.0, .worst = worst};
 }
 
+/* rho0 |g| H, H the fluid's extent along g at the start plus one spacing (the particles sit l/2
+ * inside the water's surface and bottom); 0 without gravity or fluid. */
+static double tension_scale(const vbc_sim *sim) {
+  const vbc_particles *p = &sim->particles;
+  const vbc_vec g = sim->scene->gravity;
+  const double gn = sqrt(vbc_vec_norm2(g));
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; gn > 0.0 && i < p->n; ++i) {
+    if (p->kind[i] != VBC_FLUID) continue;
+    const double h = -vbc_vec_dot(g, p->pos[i]) / gn;
+    lo = fmin(lo, h), hi = fmax(hi, h);
+  }
+  return hi >= lo ? sim->sys.density * gn * (hi - lo + sim->sys.spacing) : 0.0;
+}
+
 void vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim) {
   const size_t uncoupled = uncoupled_bodies(sim);
   if (uncoupled) flag_from_start(st, VBC_WARNING_UNCOUPLED_BODIES, (double)uncoupled);
@@ -194,6 +260,7 @@ void vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim) {
     flag_from_start(st, VBC_WARNING_OMEGA_CLAMPED, sim->scene->relaxation_clamped);
   st->energy_scale = 0.0;
   st->energy_low = NAN;
+  st->tension_scale = tension_scale(sim);
   if (has_energy_source(sim)) return;
   const vbc_particles *p = &sim->particles;
   const vbc_vec g = sim->scene->gravity;
@@ -264,6 +331,14 @@ int vbc_monitors_step(vbc_run_stats *st, const vbc_sim *sim, const vbc_step_repo
       return report(sim, from_start[k], st->warning[from_start[k]].worst, strict, err);
   if (watch_row_errors(st, sim, rep, strict, err) != VBC_OK) return err->code;
   for (size_t s = 0; s < rep->nstages; ++s) {
+    const vbc_solve_stats *f = &rep->stage[s].result.stats;
+    for (size_t k = 0; rep->stage[s].solved && k < f->n; ++k)
+      if (strcmp(f->name[k], "omega_lowered") == 0 &&
+          flag(st, VBC_WARNING_OMEGA_LOWERED, sim, f->value[k]) &&
+          report(sim, VBC_WARNING_OMEGA_LOWERED, f->value[k], strict, err) != VBC_OK)
+        return err->code;
+  }
+  for (size_t s = 0; s < rep->nstages; ++s) {
     const vbc_stage_report *r = &rep->stage[s];
     const double tol = c->solver[s].control.error_tolerance;
     if (!r->solved || r->result.iterations != 0 || r->result.reason != VBC_STOP_ERROR ||
@@ -284,6 +359,12 @@ int vbc_monitors_step(vbc_run_stats *st, const vbc_sim *sim, const vbc_step_repo
   if (share > COMPRESSION_SHARE && flag(st, VBC_WARNING_COMPRESSION, sim, squeeze) &&
       report(sim, VBC_WARNING_COMPRESSION, squeeze, strict, err) != VBC_OK)
     return err->code;
+  if (st->tension_scale > 0.0) {
+    const double share = tension_share(sim, TENSION_LIMIT * st->tension_scale);
+    if (share > TENSION_SHARE && flag(st, VBC_WARNING_TENSION, sim, share) &&
+        report(sim, VBC_WARNING_TENSION, share, strict, err) != VBC_OK)
+      return err->code;
+  }
   if (st->energy_scale > 0.0) {
     const double e = total_energy(sim, NULL);
     const double rise = (e - st->energy_low) / st->energy_scale;

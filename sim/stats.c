@@ -96,7 +96,8 @@ int vbc_run_stats_save(const vbc_run_stats *st, vbc_blob *out, vbc_error *err) {
       vbc_blob_put(out, window, sizeof window, err) != VBC_OK ||
       vbc_blob_put(out, st->warning, sizeof st->warning, err) != VBC_OK ||
       vbc_blob_put(out, &st->energy_low, sizeof st->energy_low, err) != VBC_OK ||
-      vbc_blob_put(out, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK)
+      vbc_blob_put(out, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK ||
+      vbc_blob_put(out, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK)
     return err->code;
   for (size_t s = 0; s < st->nstages; ++s) {
     const unsigned char *g = (const unsigned char *)&st->stage[s];
@@ -113,7 +114,8 @@ int vbc_run_stats_load(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
       vbc_reader_get(in, window, sizeof window, err) != VBC_OK ||
       vbc_reader_get(in, st->warning, sizeof st->warning, err) != VBC_OK ||
       vbc_reader_get(in, &st->energy_low, sizeof st->energy_low, err) != VBC_OK ||
-      vbc_reader_get(in, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK)
+      vbc_reader_get(in, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK ||
+      vbc_reader_get(in, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK)
     return err->code;
   if (nstages != st->nstages)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %zu stages, the scene's coupler has %zu",

@@ -47,6 +47,8 @@ enum {
   VBC_WARNING_UNCOUPLED_BODIES,
   VBC_WARNING_ROW_ERROR,
   VBC_WARNING_OMEGA_CLAMPED,
+  VBC_WARNING_TENSION,
+  VBC_WARNING_OMEGA_LOWERED,
   VBC_WARNINGS
 };
 typedef struct vbc_warning {
@@ -72,6 +74,9 @@ typedef struct vbc_run_stats {
   /* energy_rise (sim/monitors.c): the lowest total energy of fluid and moving bodies so far and
    * the scale a rise is judged on; energy_scale 0: the run is not watched (a source of energy) */
   double energy_low, energy_scale;
+  /* tension (sim/monitors.c): rho0 |g| H of the fluid at the start, the pressure scale a tension
+   * is judged on; 0: not watched (no gravity) */
+  double tension_scale;
 } vbc_run_stats;
 
 /* Empty statistics for the stages of coupling c. */

@@ -4,7 +4,7 @@
  * The bound 2 / lambda_max(D^-1 A) of the interior rows falls as the kernel support widens; IISPH's
  * omega = 0.5 lies above it from H ~ 3.1 l (2D cubic spline): vbc's IISPH dam break at H = 3.9 l
  * diverged within a few steps. omega_limit "clamp" sets omega to 0.9 times the bound, "warn"
- * leaves it and says so. */
+ * leaves it and says so; a bound that falls later lowers omega in the run (omega_lowered). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -184,4 +184,31 @@ Test(jacobi_bound, an_omega_that_diverges_in_step_1_still_measures_step_2) {
   cr_assert_float_eq(json_number(s, "steps"), 4.0, 0.0);
   cr_assert_eq(json_number(s, "solver.stages.0.stop_reasons.max_iterations"), 0.0);
   cJSON_Delete(s);
+}
+
+/* The bound the set-up measures (0.529 on steps 1-2) holds until the box reaches the water: from
+ * step 15 the rows' bound is 0.422, and omega 0.5 diverged at step 16 (exit 3). Now the solve
+ * whose residual grows is looked at, finds 0.4215 on its rows, starts again at 0.9
+ * times that and keeps it: the run goes on, flagged omega_lowered from step 16 (worst 0.5 over
+ * the factor used); --strict fails it there. */
+Test(jacobi_bound, a_bound_that_falls_later_lowers_omega_and_flags_the_run) {
+  cJSON *s = run_scene("jb_box_later", FLOATING_BOX,
+                       SETS("spacing=0.04", "method.coupler=pms", "method.fluid.solver=jacobi",
+                            "time.end=0.05"), 4);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "warnings"), 0);
+  cr_assert(w && strcmp(cJSON_GetObjectItem(w, "code")->valuestring, "omega_lowered") == 0);
+  cr_assert_float_eq(json_number(s, "warnings.0.first_step"), 16.0, 0.0);
+  cr_assert_float_eq(json_number(s, "warnings.0.worst"), 0.5 / (0.9 * 0.4215), 1e-3);
+  cr_assert_float_eq(json_number(s, "scene.method.fluid.omega"), 0.5, 0.0); /* as asked */
+  cr_assert_eq(json_number(s, "solver.stages.0.stop_reasons.max_iterations"), 0.0);
+  cJSON_Delete(s);
+  char *err = NULL;
+  const char *strict[] = {"run", FLOATING_BOX, "--set", "spacing=0.04", "--set",
+                          "method.coupler=pms", "--set", "method.fluid.solver=jacobi", "--set",
+                          "time.end=0.05", "--strict", "--quiet", "--threads", "1", "--out",
+                          test_dir("jb_box_later_strict"), NULL};
+  cr_assert_eq(run_vbc(strict, &err), 3);
+  cr_assert(err && strstr(err, "step 16") && strstr(err, "omega_lowered"), "%s", err);
+  free(err);
 }
