@@ -32,17 +32,17 @@ typedef struct pgs_chebyshev_state {
   double cheb; /* omega_k of the semi-iteration */
   size_t cap;  /* of the arrays below: every block's rows, one after the other */
   double *prev, *cur, *d;
-  double restarts; /* solves' figures */
 } pgs_chebyshev_state;
 
 static const vbc_param_spec pgs_chebyshev_params[] = {
     {"omega", VBC_PARAM_NUMBER, 1.0, 0.0, 2.0, 1,
      "relaxation factor of the sweep (1: Gauss–Seidel, the paper's choice)"},
-    {"symmetric", VBC_PARAM_BOOL, 0.0, 0.0, 1.0, 0,
-     "each iteration a forward then a backward sweep (symmetric SOR)"},
+    {"symmetric", VBC_PARAM_BOOL, 1.0, 0.0, 1.0, 0,
+     "each iteration a forward then a backward sweep (symmetric SOR); false: forward sweeps "
+     "only, which the semi-iteration may make diverge"},
     {"rho", VBC_PARAM_NUMBER, 0.99, 0.0, 0.99999, 0,
      "estimated spectral radius of the sweep's iteration (Chebyshev's parameter)"},
-    {"gamma", VBC_PARAM_NUMBER, 1.0, 0.1, 1.0, 0,
+    {"gamma", VBC_PARAM_NUMBER, 1.0, 0.1, 2.0, 0,
      "under-relaxation of each sweep inside the semi-iteration (Wang 2015's gamma)"},
     {"delay", VBC_PARAM_INTEGER, 10, 1, 1000, 0,
      "plain sweeps before the semi-iteration starts (Wang 2015's S)"},
@@ -133,6 +133,15 @@ static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   return VBC_OK;
 }
 
+/* Sweeps over the blocks in the solve (two an iteration with symmetric), to compare with pgs's
+ * iterations. */
+static int pgs_chebyshev_stats(const void *state, vbc_solve_stats *out, vbc_error *err) {
+  const pgs_chebyshev_state *s = state;
+  const double sweeps = (double)s->iteration * (s->symmetric ? 2.0 : 1.0);
+  if (vbc_solve_stats_add(out, "sweeps", sweeps, VBC_FIGURE_MEAN_MAX, err)) return err->code;
+  return VBC_OK;
+}
+
 const vbc_solver_type vbc_solver_pgs_chebyshev = {
     .name = "pgs_chebyshev",
     .summary = "projected Gauss-Seidel / SOR sweeps with Chebyshev semi-iterative acceleration "
@@ -142,4 +151,5 @@ const vbc_solver_type vbc_solver_pgs_chebyshev = {
     .free = pgs_chebyshev_free,
     .begin = pgs_chebyshev_begin,
     .iterate = pgs_chebyshev_iterate,
+    .stats = pgs_chebyshev_stats,
 };
