@@ -113,7 +113,7 @@ static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   size_t off = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     const vbc_rows *r = &pb->blocks[b]->rows;
-    memcpy(s->cur + off, r->impulse, r->n * sizeof *r->impulse);
+    if (r->n) memcpy(s->cur + off, r->impulse, r->n * sizeof *r->impulse); /* none: NULL */
     off += r->n;
   }
   sweep_all(s, pb);
@@ -139,7 +139,7 @@ static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
       off += r->n;
     }
   }
-  memcpy(s->prev, s->cur, off * sizeof *s->cur);
+  if (off) memcpy(s->prev, s->cur, off * sizeof *s->cur);
   return VBC_OK;
 }
 
@@ -147,14 +147,14 @@ static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
  * after an earlier iteration: the semi-iteration's own state goes back with it. */
 static void pgs_chebyshev_keep(void *state) {
   pgs_chebyshev_state *s = state;
-  memcpy(s->kept_prev, s->prev, s->nrows * sizeof *s->prev);
+  if (s->nrows) memcpy(s->kept_prev, s->prev, s->nrows * sizeof *s->prev);
   s->kept_cheb = s->cheb;
   s->kept_iteration = s->iteration;
 }
 
 static void pgs_chebyshev_restore(void *state) {
   pgs_chebyshev_state *s = state;
-  memcpy(s->prev, s->kept_prev, s->nrows * sizeof *s->prev);
+  if (s->nrows) memcpy(s->prev, s->kept_prev, s->nrows * sizeof *s->prev);
   s->cheb = s->kept_cheb;
   s->iteration = s->kept_iteration;
 }
