@@ -1,19 +1,22 @@
 /* pgs_chebyshev.c — projected Gauss–Seidel (SOR) sweeps with Chebyshev semi-iterative
  * acceleration of the impulses.
  *
- * Each iteration is one sweep of `pgs` over every block (Miyamoto & Koshizuka eq. 36-41 for the
- * fluid rows, 65-72 for contacts), giving lambda_hat from lambda_k; then, from iteration `delay`
+ * Each iteration is one iteration of `pgs` over every block (with `symmetric`, the default, a
+ * forward and a backward sweep; Miyamoto & Koshizuka eq. 36-41 for the fluid rows, 65-72 for
+ * contacts), giving lambda_hat from lambda_k; then, from iteration `delay`
  * on, the Chebyshev semi-iteration (Golub & Varga, Numer. Math. 3, 1961; in the projected form
  * of Wang, "A Chebyshev semi-iterative approach for accelerating projective and position-based
- * dynamics", ACM TOG 34(6), 2015, eq. 6-8):
+ * dynamics", ACM TOG 34(6), 2015):
  *     omega_delay = 2 / (2 - rho^2),  omega_{k+1} = 4 / (4 - rho^2 omega_k),
  *     lambda_{k+1} = clamp(omega_k (gamma (lambda_hat - lambda_k) + lambda_k - lambda_{k-1})
  *                          + lambda_{k-1}, lo, hi),
- * with rho the estimated spectral radius of the sweep's iteration and gamma an under-relaxation
+ * with rho the estimated spectral radius of the sweep's iteration and gamma a relaxation
  * of the sweep (Wang's gamma, 1 by default). The blocks' `apply` then moves the velocities by
  * lambda_{k+1} - lambda_hat, so that v = v* + M^-1 J^T lambda_{k+1} holds after every iteration
  * as under `pgs`. The rows, targets, bounds and the stopping test (vbc_solve's residual pass on
- * every iterate) are the LCP's, unchanged: only the sequence of iterates differs.
+ * every iterate, most of them left out as under `pgs`: core/solve_skip.h, with this scheme's own
+ * state kept and restored through the keep/restore hooks) are the LCP's, unchanged: only the
+ * sequence of iterates differs.
  *
  * The semi-iteration is exact for a symmetric iteration with real spectrum in [-rho, rho] (SSOR
  * on equality rows: `symmetric`); for the forward sweep and for the projection it is a heuristic,
@@ -48,7 +51,7 @@ static const vbc_param_spec pgs_chebyshev_params[] = {
     {"rho", VBC_PARAM_NUMBER, 0.99, 0.0, 0.99999, 0,
      "estimated spectral radius of the sweep's iteration (Chebyshev's parameter)"},
     {"gamma", VBC_PARAM_NUMBER, 1.0, 0.1, 2.0, 0,
-     "under-relaxation of each sweep inside the semi-iteration (Wang 2015's gamma)"},
+     "relaxation of each sweep inside the semi-iteration (Wang 2015's gamma)"},
     {"delay", VBC_PARAM_INTEGER, 10, 1, 1000, 0,
      "plain sweeps before the semi-iteration starts (Wang 2015's S)"},
     VBC_SOLVE_CONTROL_PARAMS(1e-3, 1000, 0.0, 0),
