@@ -355,6 +355,12 @@ typedef struct vbc_solver_type {
   /* Nonzero: iterate never reads rows.residual, so the solve loop may leave out the residual
    * pass of an iteration whose stopping test cannot hold yet (vbc_solve). */
   int residual_free;
+  /* Optional, for a residual_free scheme that carries state from one iteration to the next
+   * beyond the impulses and velocities (core/solve_skip.h): keep that state when the loop keeps
+   * the problem's, and go back to it when the loop does, so that iterations made again are the
+   * same iterations. */
+  void (*keep)(void *state);
+  void (*restore)(void *state);
 } vbc_solver_type;
 
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */

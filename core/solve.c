@@ -410,6 +410,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     if (skipping && kept->last >= 0 && it - kept->last > 1 &&
         (stop || !isfinite(res->residual))) {
       vbc_skip_restore(kept, pb);
+      if (s->type->restore) s->type->restore(s->state);
       kept->replay_to = it;
       it = kept->last;
       continue;
@@ -421,6 +422,7 @@ static int solve(vbc_solver *s, vbc_problem *pb, vbc_solve_result *res, vbc_solv
     if (skipping) {
       if (swept > 0.0) kept->rho = res->residual / swept;
       if (vbc_skip_keep(kept, pb, it, err) != VBC_OK) return err->code;
+      if (s->type->keep) s->type->keep(s->state);
     }
   }
   res->reason = VBC_STOP_MAX_ITERATIONS;

@@ -17,7 +17,7 @@ static const vbc_block_type *const blocks[] = {&vbc_block_mps, &vbc_block_mps_po
 static const vbc_solver_type *const solvers[] = {&vbc_solver_pgs, &vbc_solver_jacobi,
                                                  &vbc_solver_lemke, &vbc_solver_cg,
                                                  &vbc_solver_mprgp, &vbc_solver_dfsph_jacobi,
-                                                 &vbc_solver_pgs_coarse};
+                                                 &vbc_solver_pgs_coarse, &vbc_solver_pgs_chebyshev};
 static const vbc_coupler_type *const couplers[] = {&vbc_coupler_strong, &vbc_coupler_pms,
                                                   &vbc_coupler_akinci,
                                                   &vbc_coupler_lemke_contacts, &vbc_coupler_staggered,

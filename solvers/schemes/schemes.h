@@ -12,5 +12,6 @@ extern const vbc_solver_type vbc_solver_cg;     /* preconditioned conjugate grad
 extern const vbc_solver_type vbc_solver_mprgp;  /* MPRGP, Dostál & Schöberl 2005 */
 extern const vbc_solver_type vbc_solver_dfsph_jacobi; /* DFSPH's Jacobi, Bender & Koschier */
 extern const vbc_solver_type vbc_solver_pgs_coarse; /* pgs + aggregation coarse correction */
+extern const vbc_solver_type vbc_solver_pgs_chebyshev; /* pgs + Chebyshev semi-iteration */
 
 #endif
