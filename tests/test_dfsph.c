@@ -302,7 +302,9 @@ Test(dfsph, one_and_two_threads_give_identical_files, .timeout = 300) {
 /* Miyamoto & Koshizuka §5.5's floating box at l = 0.04, density ratio 0.5, under DFSPH with
  * Akinci's two-way coupling after both solves. Measured: submerged ratio 0.479 (error 0.021)
  * after 3 s. */
-Test(dfsph, box_floats_near_archimedes, .timeout = 600) {
+Test(dfsph, box_floats_near_archimedes, .timeout = 600,
+     LONG_PHYSICS /* the sanitizers: still_tank_stays_still, and test_compatibility_walk's dfsph
+                     cells, where the coupler holds a box up */) {
   cJSON *s = run_scene("dfsph_buoyancy", source_path("experiments/scenes/buoyancy.json"),
                        SETS("spacing=0.04", "method={\"coupler\": \"dfsph\"}"), 2);
   const double err = json_number(s, "metrics.submerged_error");

@@ -165,7 +165,8 @@ static double lift_batch_se(const char *name) {
   return sqrt(var / 3.0);
 }
 
-Test(iisph_run, akinci_records_archimedes_on_a_held_box, .timeout = 300) {
+Test(iisph_run, akinci_records_archimedes_on_a_held_box, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: coarse_box_floats_at_its_density_ratio */) {
   const char *scene = write_text(test_dir("akinci_held"), "scene.json", held_in_water);
   cJSON *s = run_scene("akinci_held_run", scene,
                        SETS("benchmark.batch=0.05", "time.output_interval=0.0025"), 2);

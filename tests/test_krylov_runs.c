@@ -194,7 +194,8 @@ static double final_max_speed(const char *name) {
  * the surface negative pressures that push the corner particles up: the coarse still tank
  * (l = 0.04, 0.1 s, pgs) moves at 0.39 m/s under strong and 0.88 m/s under the staggered
  * coupler, clamped at 0.084 and 0.020 m/s (docs/notes/mix-matrix.md). */
-Test(mps_poisson, clamped_negative_pressures_keep_the_still_tank, .timeout = 120) {
+Test(mps_poisson, clamped_negative_pressures_keep_the_still_tank, .timeout = 120,
+     LONG_PHYSICS /* the sanitizers: divergence_source_keeps_the_coarse_tank */) {
   static const char *const couplers[] = {"method.coupler=strong", "method.coupler=staggered"};
   static const double clamped[] = {0.1, 0.05}, unclamped[] = {0.3, 0.6};
   for (int k = 0; k < 2; ++k)

@@ -147,7 +147,8 @@ static double held_lift(const char *name, const char *load) {
   return lift;
 }
 
-Test(staggered_body, only_the_pressure_load_carries_a_held_box_like_archimedes) {
+Test(staggered_body, only_the_pressure_load_carries_a_held_box_like_archimedes,
+     LONG_PHYSICS /* the sanitizers: a_held_box_records_what_the_fluid_lost */) {
   const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
   const double momentum = held_lift("sb_load_momentum", "momentum");
   const double pressure = held_lift("sb_load_pressure", "pressure");
@@ -187,7 +188,8 @@ static void float_case(const char *load, double *y, double *speed) {
   stop(&r);
 }
 
-Test(staggered_body, a_box_at_its_draft_floats_there_only_with_the_implicit_load) {
+Test(staggered_body, a_box_at_its_draft_floats_there_only_with_the_implicit_load,
+     LONG_PHYSICS /* the sanitizers: the_box_moves_only_through_the_fluid */) {
   const char *scene = write_text(test_dir("sb_float_scene"), "scene.json", held_in_water);
   const char *sets[8];
   const int n = draft_sets(sets, SETS("time.end=1.5", "method.fluid.body_load=implicit"));

@@ -70,7 +70,8 @@ Test(staggered_pd, p_d_held_over_steps_carries_archimedes, .timeout = 60) {
  * takes the fluid's p^d, 0.94 of Archimedes with p^d restarted each step (the block's impulses:
  * 0.75, above); with p^d = 0 on the solid particles it takes half of what mirrored gives
  * (measured 0.586 against 1.142 at warm start 0.8: the one-sided pair term of notes on eq. 23). */
-Test(staggered_pd, eq23_from_mirrored_p_d_carries_the_fluid_pressure, .timeout = 90) {
+Test(staggered_pd, eq23_from_mirrored_p_d_carries_the_fluid_pressure, .timeout = 90,
+     LONG_PHYSICS /* the sanitizers: p_d_kept_alone_trades_the_load_with_p_v */) {
   const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
   cJSON *s = held("spd_eq23", SETS("benchmark.from=0.5", "method.pd_body_load=eq23"), 2);
   const double mirrored = json_number(s, "metrics.lift_mean") / archimedes;
@@ -137,7 +138,9 @@ Test(staggered_pd, p_d_kept_alone_trades_the_load_with_p_v, .timeout = 30) {
  * (measured 0.471 over 1-2 s; 0.487 over 2-3 s at l = 0.02); driven to a relative residual of
  * 10^-2 (the scene's MPS tolerance), p^v carries them, eq. 28 passes the box none of it and it
  * sinks (1.0 submerged from 0.6 s). */
-Test(staggered_pd, a_free_box_floats_on_hes_load_path_at_hes_error, .timeout = 60) {
+Test(staggered_pd, a_free_box_floats_on_hes_load_path_at_hes_error, .timeout = 60,
+     LONG_PHYSICS /* the sanitizers:
+                     a_hydrostatic_initial_p_d_carries_the_box_from_the_first_step */) {
   const char *scene = source_path("experiments/scenes/buoyancy.json");
   const char *const common[] = {"spacing=0.04", "method.coupler=staggered",
                                 "method.fluid.constraint=staggered", "method.fluid.solver=cg",
