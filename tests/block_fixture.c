@@ -160,3 +160,41 @@ void block_fixture_free(block_fixture *f) {
   free(f->fluid_impulse);
   free(f->fluid);
 }
+
+block_fixture_start block_fixture_save(const block_fixture *f) {
+  block_fixture_start s = {malloc(f->p.n * sizeof(vbc_vec)), f->body[0].v, f->body[0].w,
+                           malloc(f->block.rows.n * sizeof(double))};
+  cr_assert(s.vel && s.impulse);
+  memcpy(s.vel, f->p.vel, f->p.n * sizeof(vbc_vec));
+  memcpy(s.impulse, f->block.rows.impulse, f->block.rows.n * sizeof(double));
+  return s;
+}
+
+void block_fixture_restore(block_fixture *f, const block_fixture_start *s) {
+  memcpy(f->p.vel, s->vel, f->p.n * sizeof(vbc_vec));
+  f->body[0].v = s->body_v, f->body[0].w = s->body_w;
+  memcpy(f->block.rows.impulse, s->impulse, f->block.rows.n * sizeof(double));
+}
+
+void block_fixture_start_free(block_fixture_start *s) {
+  free(s->vel), free(s->impulse);
+  s->vel = NULL, s->impulse = NULL;
+}
+
+vbc_solve_result block_fixture_solve(block_fixture *f, const vbc_solver_type *type, double *out) {
+  vbc_error err = {0};
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddNumberToObject(params, "tolerance", 1e-10);
+  cJSON_AddNumberToObject(params, "max_iterations", 200000);
+  vbc_solver s;
+  cr_assert_eq(vbc_solver_init(&s, type, params, &err), 0, "%s", err.message);
+  vbc_block *blocks[1] = {&f->block};
+  vbc_problem pb = {&f->sys, blocks, 1};
+  cr_assert_eq(type->check ? type->check(s.state, &pb, &err) : 0, 0, "%s", err.message);
+  vbc_solve_result res;
+  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s: %s", type->name, err.message);
+  memcpy(out, f->block.rows.impulse, f->block.rows.n * sizeof(double));
+  vbc_solver_free(&s);
+  cJSON_Delete(params);
+  return res;
+}

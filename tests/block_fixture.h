@@ -64,4 +64,17 @@ int block_fixture_scene_block(block_fixture *f, const vbc_block_type *type, cons
 /* Everything f holds (the block too, if made). */
 void block_fixture_free(block_fixture *f);
 
+/* What a solve of f's block changes (fluid velocities, the box's velocity, the impulses), saved
+ * so that two solvers can start from the same state; block_fixture_start_free releases it. */
+typedef struct block_fixture_start {
+  vbc_vec *vel, body_v, body_w;
+  double *impulse;
+} block_fixture_start;
+block_fixture_start block_fixture_save(const block_fixture *f);
+void block_fixture_restore(block_fixture *f, const block_fixture_start *s);
+void block_fixture_start_free(block_fixture_start *s);
+/* f's block solved by the solver (its check first, where it has one) to a relative residual of
+ * 1e-10 from its current state; the impulses copied into out. */
+vbc_solve_result block_fixture_solve(block_fixture *f, const vbc_solver_type *type, double *out);
+
 #endif

@@ -14,44 +14,6 @@
 
 #define BUOYANCY "experiments/scenes/buoyancy.json"
 
-typedef struct start {
-  vbc_vec *vel, body_v, body_w;
-  double *impulse;
-} start;
-
-static start save(const block_fixture *f) {
-  start s = {malloc(f->p.n * sizeof(vbc_vec)), f->body[0].v, f->body[0].w,
-             malloc(f->block.rows.n * sizeof(double))};
-  cr_assert(s.vel && s.impulse);
-  memcpy(s.vel, f->p.vel, f->p.n * sizeof(vbc_vec));
-  memcpy(s.impulse, f->block.rows.impulse, f->block.rows.n * sizeof(double));
-  return s;
-}
-
-static void restore(block_fixture *f, const start *s) {
-  memcpy(f->p.vel, s->vel, f->p.n * sizeof(vbc_vec));
-  f->body[0].v = s->body_v, f->body[0].w = s->body_w;
-  memcpy(f->block.rows.impulse, s->impulse, f->block.rows.n * sizeof(double));
-}
-
-/* Solve f's block from its start with the solver, tolerance 1e-10; the impulses into out. */
-static vbc_solve_result solve(block_fixture *f, const vbc_solver_type *type, double *out) {
-  vbc_error err = {0};
-  cJSON *params = cJSON_CreateObject();
-  cJSON_AddNumberToObject(params, "tolerance", 1e-10);
-  cJSON_AddNumberToObject(params, "max_iterations", 200000);
-  vbc_solver s;
-  cr_assert_eq(vbc_solver_init(&s, type, params, &err), 0, "%s", err.message);
-  vbc_block *blocks[1] = {&f->block};
-  vbc_problem pb = {&f->sys, blocks, 1};
-  vbc_solve_result res;
-  cr_assert_eq(vbc_solve(&s, &pb, &res, NULL, &err), 0, "%s: %s", type->name, err.message);
-  memcpy(out, f->block.rows.impulse, f->block.rows.n * sizeof(double));
-  vbc_solver_free(&s);
-  cJSON_Delete(params);
-  return res;
-}
-
 /* Both solvers to a relative residual of 1e-10 from the same start: the impulses agree to 1e-6 of
  * the largest (the LCP's solution is unique where A is definite; measured when written: 1.6e-9 in
  * 2D, 1.1e-9 in 3D), both stop on the tolerance, and every impulse is admissible. On these small
@@ -65,10 +27,10 @@ static void same_solution(block_scene_size size) {
   const size_t n = f.block.rows.n;
   double *ref = calloc(n, sizeof *ref), *got = calloc(n, sizeof *got);
   cr_assert(ref && got);
-  start s = save(&f);
-  vbc_solve_result a = solve(&f, &vbc_solver_pgs, ref);
-  restore(&f, &s);
-  vbc_solve_result b = solve(&f, &vbc_solver_pgs_chebyshev, got);
+  block_fixture_start s = block_fixture_save(&f);
+  vbc_solve_result a = block_fixture_solve(&f, &vbc_solver_pgs, ref);
+  block_fixture_restore(&f, &s);
+  vbc_solve_result b = block_fixture_solve(&f, &vbc_solver_pgs_chebyshev, got);
   double scale = 0.0, diff = 0.0;
   for (size_t k = 0; k < n; ++k) {
     scale = fmax(scale, fabs(ref[k]));
@@ -81,7 +43,7 @@ static void same_solution(block_scene_size size) {
   cr_assert_eq(b.reason, VBC_STOP_TOLERANCE);
   cr_assert_gt(scale, 0.0);
   cr_assert_lt(diff, 1e-6 * scale, "max |dz| %g of max |z| %g", diff, scale);
-  free(ref), free(got), free(s.vel), free(s.impulse);
+  free(ref), free(got), block_fixture_start_free(&s);
   block_fixture_free(&f);
 }
 
