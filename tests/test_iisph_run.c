@@ -19,7 +19,8 @@
  * not IISPH's density test: at IISPH's 0.1 % from rest the pressure has not built up after 0.1 s,
  * smoothed error 0.40). At l = 0.02: 0.013 after 0.1 s. With the cubic spline the lattice buckles
  * after 0.4 s (tests/test_kernel.c). */
-Test(iisph_run, hydrostatic_tank_keeps_the_hydrostatic_pressure, .timeout = 600) {
+Test(iisph_run, hydrostatic_tank_keeps_the_hydrostatic_pressure, .timeout = 600,
+     LONG_PHYSICS /* the sanitizers: every_fluid_combination_runs_a_coarse_dam_break */) {
   cJSON *s = run_scene("iisph_hydrostatic", source_path("experiments/scenes/hydrostatic.json"),
                        SETS("method.fluid.constraint=sph_density", "method.fluid.solver=jacobi",
                             "spacing=0.04", "time.end=0.1"),

@@ -244,7 +244,9 @@ Test(mps_poisson, assembled_and_matrix_free_operators_agree, .timeout = 120) {
 
 /* With 7860 particles the products, dot products and Jacobi applications run in parallel; the
  * fixed-order sums keep mprgp and cg bit-identical for one and two threads. */
-Test(krylov_determinism, one_and_two_threads_give_identical_files, .timeout = 300) {
+Test(krylov_determinism, one_and_two_threads_give_identical_files, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: coarse_dam_break_front_as_under_pgs and
+                     runs_the_dam_break_under_cg_and_pgs, the same solvers at one thread */) {
   const char *variants[][4] = {
       {"method.fluid.solver=mprgp", "method.fluid.preconditioner=ic0", "method.coupler=strong",
        "method.fluid.constraint=mps"},

@@ -104,7 +104,9 @@ Test(hydrostatic, paper_radius_compresses_no_particle_by_one_percent, .timeout =
   cJSON_Delete(s);
 }
 
-Test(circular_patch, coarse_patch_follows_the_theory, .timeout = 300) {
+Test(circular_patch, coarse_patch_follows_the_theory, .timeout = 300,
+     LONG_PHYSICS /* the sanitizers: coarse_column_stays_incompressible_and_hydrostatic, the same
+                     block, solver and coupler, and test_ellipse_theory */) {
   const char *out = test_dir("patch");
   cJSON *s = run_ok(source_path("experiments/scenes/circular_patch.json"), out,
                     (const char *[]){"--set", "spacing=0.02", "--set", "time.end=0.5", NULL});

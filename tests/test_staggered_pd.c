@@ -52,7 +52,8 @@ Test(staggered_pd, the_stage_loads_add_up_to_the_recorded_load, .timeout = 60) {
  * default) gives the box 0.75 of Archimedes, p^d kept over steps (warm start, factor 0.8, from
  * p^d + p^v: pd_kept total) 1.01
  * (measured; docs/notes/staggered-journal.md, "The body's weight"). */
-Test(staggered_pd, p_d_held_over_steps_carries_archimedes, .timeout = 60) {
+Test(staggered_pd, p_d_held_over_steps_carries_archimedes, .timeout = 60,
+     LONG_PHYSICS /* the sanitizers: p_d_kept_alone_trades_the_load_with_p_v */) {
   const double archimedes = 1000.0 * 9.80665 * 0.24 * 0.12;
   cJSON *s = held("spd_restart", SETS("benchmark.from=0.5", "time.end=1.0"), 2);
   const double restart = json_number(s, "metrics.lift_mean") / archimedes;

@@ -185,7 +185,9 @@ Test(wedge_entry, a_converged_solve_with_the_whole_pressure_creates_no_energy) {
 /* The 3D scene (the whole 1 m model) at l = 0.05 for three steps: the benchmark takes force and
  * mass per metre of the wedge's length, so halving `length` doubles the force per metre and
  * leaves the velocities alone. */
-Test(wedge_entry, the_3d_model_reports_per_metre_of_its_length) {
+Test(wedge_entry, the_3d_model_reports_per_metre_of_its_length,
+     LONG_PHYSICS /* the sanitizers: the_scene_runs_a_few_steps (the coupler in 2D), and
+                     test_staggered_body's 3D wedge shape and 3D lock */) {
   const char *scene = source_path("experiments/scenes/wedge_entry_3d.json");
   cJSON *s = run_scene("wedge_3d", scene, SETS("spacing=0.05", "time.end=0.0018"), 2);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
