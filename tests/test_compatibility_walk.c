@@ -5,8 +5,10 @@
  * box the fluid does not hold up falls at g and reaches the floor 0.14 m below in 0.17 s). The
  * floating height itself is measured elsewhere (docs/notes/method-status.md); the first 0.2 s
  * separate "buoyancy reaches the body" from "it does not" within this test's budget (one test
- * per coupler). Under the sanitizers (ten times slower) the same cells run 0.1 s: a box the
- * fluid does not hold up has fallen 0.05 m by then, still past RISE_MIN.
+ * per coupler). Under the sanitizers (five to ten times slower) every cell runs 10 steps, too
+ * few for a falling box to tell (2 mm in free fall): there the walk checks that every accepted cell steps
+ * without a memory or undefined-behaviour error and without failing, and the optimised build
+ * asserts where the box goes, as tests/support.h's LONG_PHYSICS runs do.
  * No cell the set-up accepts may fail while running (exit 3) or let the box sink: every coupler
  * refuses the fluid blocks that cannot carry the fluid's load to a free body (core/coupler.h,
  * body_traits), lemke_contacts included (its contacts alone let the box sink: 0.025-0.10 m in
@@ -41,9 +43,11 @@ static const char *const known_sinking[] = {
 };
 
 #if defined(__SANITIZE_ADDRESS__)
-#define STEPS 50 /* 0.1 s: a box in free fall has dropped 0.049 m */
+#define STEPS 10 /* every stage of every step, not yet the physics (head comment) */
+#define CHECK_SINKING 0
 #else
 #define STEPS 100 /* 0.2 s */
+#define CHECK_SINKING 1
 #endif
 #define RISE_MIN -0.02 /* m: half a spacing below where it started */
 
@@ -115,6 +119,7 @@ static void walk_coupler(size_t k) {
       const outcome o = run_cell(r, scene, cn, r->block[b]->name, r->solver[s]->name, &dy);
       floats += o == FLOATS;
       cr_expect_neq(o, FAILED, "%s is accepted and fails while running", cell);
+      if (!CHECK_SINKING) continue;
       if (o == SANK) {
         sinking++;
         cr_expect(listed(cell), "%s runs and the box sinks: %.3f m in 0.2 s", cell, dy);
@@ -124,6 +129,7 @@ static void walk_coupler(size_t k) {
       }
     }
   }
+  if (!CHECK_SINKING) return;
   const size_t len = strlen(cn);
   for (const char *const *c = known_sinking; *c; ++c)
     nlisted += strncmp(*c, cn, len) == 0 && (*c)[len] == '/';
