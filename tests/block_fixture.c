@@ -9,6 +9,8 @@
 
 #include "core/body.h"
 #include "scene/generate.h"
+#include "solvers/blocks/blocks.h"
+#include "solvers/schemes/schemes.h"
 #include "tests/block_fixture.h"
 
 static const double SCENE_L = 0.02, SCENE_DT = 0.001, SCENE_RHO = 1000.0;
@@ -197,4 +199,35 @@ vbc_solve_result block_fixture_solve(block_fixture *f, const vbc_solver_type *ty
   vbc_solver_free(&s);
   cJSON_Delete(params);
   return res;
+}
+
+vbc_solve_result block_fixture_same_solution_as_pgs(block_scene_size size,
+                                                    const vbc_solver_type *type,
+                                                    int sweeps_per_iteration) {
+  block_fixture f;
+  vbc_error err = {0};
+  block_fixture_scene(&f, size);
+  cr_assert_eq(block_fixture_scene_block(&f, &vbc_block_mps, NULL, &err), 0, "%s", err.message);
+  const size_t n = f.block.rows.n;
+  double *ref = calloc(n, sizeof *ref), *got = calloc(n, sizeof *got);
+  cr_assert(ref && got);
+  block_fixture_start s = block_fixture_save(&f);
+  const vbc_solve_result a = block_fixture_solve(&f, &vbc_solver_pgs, ref);
+  block_fixture_restore(&f, &s);
+  const vbc_solve_result b = block_fixture_solve(&f, type, got);
+  double scale = 0.0, diff = 0.0;
+  for (size_t k = 0; k < n; ++k) {
+    scale = fmax(scale, fabs(ref[k]));
+    diff = fmax(diff, fabs(got[k] - ref[k]));
+    cr_assert_geq(got[k], f.block.rows.lo[k]);
+  }
+  cr_log_info("dim %d: %zu rows, pgs %d sweeps, %s %d, max |dz| / max |z| = %.3g", size.dim, n,
+              a.iterations, type->name, sweeps_per_iteration * b.iterations, diff / scale);
+  cr_assert_eq(a.reason, VBC_STOP_TOLERANCE);
+  cr_assert_eq(b.reason, VBC_STOP_TOLERANCE);
+  cr_assert_gt(scale, 0.0);
+  cr_assert_lt(diff, 1e-6 * scale, "max |dz| %g of max |z| %g", diff, scale);
+  free(ref), free(got), block_fixture_start_free(&s);
+  block_fixture_free(&f);
+  return b;
 }

@@ -76,5 +76,12 @@ void block_fixture_start_free(block_fixture_start *s);
 /* f's block solved by the solver (its check first, where it has one) to a relative residual of
  * 1e-10 from its current state; the impulses copied into out. */
 vbc_solve_result block_fixture_solve(block_fixture *f, const vbc_solver_type *type, double *out);
+/* The shared scene of the given size with an mps block, solved by pgs and by type from the same
+ * start to 1e-10: both stop on the tolerance, every impulse of type's is admissible, and the two
+ * agree to 1e-6 of the largest (the LCP's solution is unique where A is definite). Logs both
+ * sweep counts (type's iterations times sweeps_per_iteration); returns type's result. */
+vbc_solve_result block_fixture_same_solution_as_pgs(block_scene_size size,
+                                                    const vbc_solver_type *type,
+                                                    int sweeps_per_iteration);
 
 #endif

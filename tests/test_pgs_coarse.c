@@ -28,33 +28,9 @@ static double figure(const vbc_solve_result *r, const char *name) {
  * corrections did run. On this jittered, stirred scene pgs_coarse does not take fewer sweeps
  * (2D: 286 against 285, 3D: 286 against 273; the large 2D scene 1153 against 1134): docs/pgs_coarse.md. */
 static void same_solution(block_scene_size size) {
-  block_fixture f;
-  vbc_error err = {0};
-  block_fixture_scene(&f, size);
-  cr_assert_eq(block_fixture_scene_block(&f, &vbc_block_mps, NULL, &err), 0, "%s", err.message);
-  const size_t n = f.block.rows.n;
-  double *ref = calloc(n, sizeof *ref), *got = calloc(n, sizeof *got);
-  cr_assert(ref && got);
-  block_fixture_start s = block_fixture_save(&f);
-  vbc_solve_result a = block_fixture_solve(&f, &vbc_solver_pgs, ref);
-  block_fixture_restore(&f, &s);
-  vbc_solve_result b = block_fixture_solve(&f, &vbc_solver_pgs_coarse, got);
-  double scale = 0.0, diff = 0.0;
-  for (size_t k = 0; k < n; ++k) {
-    scale = fmax(scale, fabs(ref[k]));
-    diff = fmax(diff, fabs(got[k] - ref[k]));
-    cr_assert_geq(got[k], f.block.rows.lo[k]);
-  }
-  cr_log_info("dim %d: %zu rows, pgs %d sweeps, pgs_coarse %d, max |dz| / max |z| = %.3g",
-              size.dim, n, a.iterations, b.iterations, diff / scale);
-  cr_assert_eq(a.reason, VBC_STOP_TOLERANCE);
-  cr_assert_eq(b.reason, VBC_STOP_TOLERANCE);
-  cr_assert_gt(scale, 0.0);
-  cr_assert_lt(diff, 1e-6 * scale, "max |dz| %g of max |z| %g", diff, scale);
+  const vbc_solve_result b = block_fixture_same_solution_as_pgs(size, &vbc_solver_pgs_coarse, 1);
   cr_assert_gt(figure(&b, "coarse_rows"), 1.0);
   cr_assert_gt(figure(&b, "coarse_corrections"), 0.0);
-  free(ref), free(got), block_fixture_start_free(&s);
-  block_fixture_free(&f);
 }
 
 Test(pgs_coarse, same_lcp_solution_as_pgs_2d) { same_solution(block_scene_2d); }
