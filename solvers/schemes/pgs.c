@@ -42,18 +42,21 @@ static void *pgs_alloc(const cJSON *params, vbc_error *err) {
 
 static void pgs_free(void *state) { free(state); }
 
+void vbc_pgs_sweeps(vbc_problem *pb, double omega, int symmetric) {
+  for (size_t b = 0; b < pb->nblocks; ++b) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n) blk->type->sweep(blk->state, pb->sys, &blk->rows, omega, VBC_SWEEP_FORWARD);
+  }
+  for (size_t b = pb->nblocks; symmetric && b-- > 0;) {
+    vbc_block *blk = pb->blocks[b];
+    if (blk->rows.n) blk->type->sweep(blk->state, pb->sys, &blk->rows, omega, VBC_SWEEP_BACKWARD);
+  }
+}
+
 static int pgs_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   (void)err;
   const pgs_state *s = state;
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n) blk->type->sweep(blk->state, pb->sys, &blk->rows, s->omega, VBC_SWEEP_FORWARD);
-  }
-  for (size_t b = pb->nblocks; s->symmetric && b-- > 0;) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n)
-      blk->type->sweep(blk->state, pb->sys, &blk->rows, s->omega, VBC_SWEEP_BACKWARD);
-  }
+  vbc_pgs_sweeps(pb, s->omega, s->symmetric);
   return VBC_OK;
 }
 

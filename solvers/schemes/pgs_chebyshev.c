@@ -97,18 +97,6 @@ static int pgs_chebyshev_begin(void *state, vbc_problem *pb, vbc_error *err) {
   return VBC_OK;
 }
 
-static void sweep_all(const pgs_chebyshev_state *s, vbc_problem *pb) {
-  for (size_t b = 0; b < pb->nblocks; ++b) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n) blk->type->sweep(blk->state, pb->sys, &blk->rows, s->omega, VBC_SWEEP_FORWARD);
-  }
-  for (size_t b = pb->nblocks; s->symmetric && b-- > 0;) {
-    vbc_block *blk = pb->blocks[b];
-    if (blk->rows.n)
-      blk->type->sweep(blk->state, pb->sys, &blk->rows, s->omega, VBC_SWEEP_BACKWARD);
-  }
-}
-
 static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
   (void)err;
   pgs_chebyshev_state *s = state;
@@ -119,7 +107,7 @@ static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
     if (r->n) memcpy(s->cur + off, r->impulse, r->n * sizeof *r->impulse); /* none: NULL */
     off += r->n;
   }
-  sweep_all(s, pb);
+  vbc_pgs_sweeps(pb, s->omega, s->symmetric);
   s->iteration++;
   s->swept += s->symmetric ? 2 : 1;
   if (s->iteration >= s->delay) {
@@ -142,7 +130,8 @@ static int pgs_chebyshev_iterate(void *state, vbc_problem *pb, vbc_error *err) {
       off += r->n;
     }
   }
-  if (off) memcpy(s->prev, s->cur, off * sizeof *s->cur);
+  double *const was = s->prev; /* lambda_k becomes lambda_{k-1}; cur is rewritten next time */
+  s->prev = s->cur, s->cur = was;
   return VBC_OK;
 }
 

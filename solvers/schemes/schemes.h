@@ -14,4 +14,8 @@ extern const vbc_solver_type vbc_solver_dfsph_jacobi; /* DFSPH's Jacobi, Bender 
 extern const vbc_solver_type vbc_solver_pgs_coarse; /* pgs + aggregation coarse correction */
 extern const vbc_solver_type vbc_solver_pgs_chebyshev; /* pgs + Chebyshev semi-iteration */
 
+/* One pgs iteration: every block's forward sweep in order, then, with symmetric, every block's
+ * backward sweep in reverse order (Miyamoto & Koshizuka eq. 36-41, 65-72; SSOR). */
+void vbc_pgs_sweeps(vbc_problem *pb, double omega, int symmetric);
+
 #endif
