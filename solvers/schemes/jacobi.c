@@ -38,6 +38,7 @@
 #include "core/jacobi_bound.h"
 #include "core/operator.h"
 #include "core/parallel.h"
+#include "core/solve_skip.h"
 #include "solvers/schemes/solve_params.h"
 #include "solvers/schemes/schemes.h"
 
@@ -166,19 +167,6 @@ static void take_back(jacobi_state *s, vbc_problem *pb) {
   }
 }
 
-/* v (particles, then each body's v and w) into buf or back from it. */
-static void keep_velocities(vbc_system *sys, vbc_vec *buf, int back) {
-  vbc_particles *p = sys->particles;
-  if (back) memcpy(p->vel, buf, p->n * sizeof *buf);
-  else memcpy(buf, p->vel, p->n * sizeof *buf);
-  for (size_t b = 0; b < sys->nbodies; ++b) {
-    vbc_vec *v = &sys->bodies[b].v, *w = &sys->bodies[b].w;
-    vbc_vec *kv = &buf[p->n + 2 * b], *kw = &buf[p->n + 2 * b + 1];
-    if (back) *v = *kv, *w = *kw;
-    else *kv = *v, *kw = *w;
-  }
-}
-
 /* The head comment: m grew past GROWTH sqrt(n) times its first value. Back to the solve's
  * start, lambda_max of its rows from the last impulse changes (near the growing mode); if omega
  * is at or above 2 / lambda_max, the solve starts again with 0.9 times that bound (VBC_OK).
@@ -186,40 +174,36 @@ static void keep_velocities(vbc_system *sys, vbc_vec *buf, int back) {
  * bits it had (GO_ON). */
 static int lower_omega(jacobi_state *s, vbc_problem *pb, vbc_error *err) {
   const size_t n = vbc_problem_rows(pb);
-  vbc_system *sys = pb->sys;
-  const size_t nv = sys->particles->n + 2 * sys->nbodies;
-  double *now = malloc(2 * n * sizeof *now);
-  vbc_vec *vel = malloc(nv * sizeof *vel);
-  if (now == NULL || vel == NULL) {
-    free(now), free(vel);
-    return vbc_error_set(err, VBC_EXIT_SYSTEM, "jacobi: out of memory for %zu rows", n);
+  vbc_skip now = {0}; /* the impulses and velocities as they are, to go on from if not lowered */
+  double *pending = malloc((n + 1) * sizeof *pending);
+  if (pending == NULL || vbc_skip_keep(&now, pb, 0, err) != VBC_OK) {
+    free(pending), vbc_skip_free(&now);
+    return pending ? err->code
+                   : vbc_error_set(err, VBC_EXIT_SYSTEM, "jacobi: out of memory for %zu rows", n);
   }
   size_t off = 0;
   for (size_t b = 0; b < pb->nblocks; ++b) {
     const vbc_rows *r = &pb->blocks[b]->rows;
     if (r->n == 0) continue; /* its arrays may be NULL */
     memcpy(s->change + off, r->scratch, r->n * sizeof *r->scratch);
-    memcpy(now + off, r->impulse, r->n * sizeof *r->impulse);
-    memcpy(now + n + off, r->scratch, r->n * sizeof *r->scratch);
+    memcpy(pending + off, r->scratch, r->n * sizeof *r->scratch);
     off += r->n;
   }
-  keep_velocities(sys, vel, 0);
   take_back(s, pb);
   const double lambda = vbc_problem_lambda_max_from(pb, POWER_STEPS, s->change, err);
   const double bound = lambda > 0.0 ? 2.0 / lambda : 0.0;
   const int lower = !isnan(lambda) && bound > 0.0 && s->omega >= bound;
-  if (!lower) { /* as it was: impulses, the pending changes, v */
+  if (!lower) { /* as it was: impulses, v, the pending changes */
+    vbc_skip_restore(&now, pb);
     off = 0;
     for (size_t b = 0; b < pb->nblocks; ++b) {
       vbc_rows *r = &pb->blocks[b]->rows;
       if (r->n == 0) continue;
-      memcpy(r->impulse, now + off, r->n * sizeof *r->impulse);
-      memcpy(r->scratch, now + n + off, r->n * sizeof *r->scratch);
+      memcpy(r->scratch, pending + off, r->n * sizeof *r->scratch);
       off += r->n;
     }
-    keep_velocities(sys, vel, 1);
   }
-  free(now), free(vel);
+  free(pending), vbc_skip_free(&now);
   if (isnan(lambda)) return err->code;
   if (lower) {
     s->omega = 0.9 * bound;
