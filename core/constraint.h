@@ -361,7 +361,14 @@ typedef struct vbc_solver_type {
    * same iterations. */
   void (*keep)(void *state);
   void (*restore)(void *state);
+  /* Optional (NULL: none): what the solver carries from one solve to the next, as at most
+   * VBC_SOLVER_CARRIED numbers (jacobi's lowered omega), for a checkpoint to keep; carry_in puts
+   * back what carried gave. */
+  size_t (*carried)(const void *state, double *out);
+  int (*carry_in)(void *state, const double *in, size_t n, vbc_error *err);
 } vbc_solver_type;
+
+#define VBC_SOLVER_CARRIED 4
 
 /* Stopping test, kept apart from the iteration scheme (GSL's *_test_residual). */
 typedef struct vbc_solve_control {

@@ -35,21 +35,52 @@ static int put_identity(vbc_blob *b, const vbc_checkpoint_run *r, const char *re
   return vbc_blob_put_string(b, resolved, err);
 }
 
+/* What each stage's solver carries from one solve to the next (vbc_solver_type.carried): per
+ * stage a count and that many numbers. */
+static int solvers_save(const vbc_coupling *c, vbc_blob *b, vbc_error *err) {
+  for (size_t s = 0; s < c->type->nstages; ++s) {
+    const vbc_solver *sv = &c->solver[s];
+    double v[VBC_SOLVER_CARRIED];
+    const size_t n = sv->type && sv->type->carried ? sv->type->carried(sv->state, v) : 0;
+    if (vbc_blob_put_array(b, v, n, sizeof *v, err) != VBC_OK) return err->code;
+  }
+  return VBC_OK;
+}
+
+static int solvers_load(vbc_coupling *c, vbc_reader *in, vbc_error *err) {
+  for (size_t s = 0; s < c->type->nstages; ++s) {
+    vbc_solver *sv = &c->solver[s];
+    double *v = NULL;
+    size_t n = 0;
+    if (vbc_reader_get_alloc(in, (void **)&v, &n, sizeof *v, err) != VBC_OK) return err->code;
+    int rc = VBC_OK;
+    if (n > 0 && (sv->type == NULL || sv->type->carry_in == NULL))
+      rc = vbc_error_set(err, VBC_EXIT_INPUT, "%s: stage %zu carries %zu numbers its solver does "
+                         "not take", in->what, s, n);
+    else if (n > 0)
+      rc = sv->type->carry_in(sv->state, v, n, err);
+    free(v);
+    if (rc != VBC_OK) return rc;
+  }
+  return VBC_OK;
+}
+
 int vbc_checkpoint_write(const char *dir, const vbc_checkpoint_run *r, vbc_error *err) {
   const vbc_sim *sim = r->sim;
   char *resolved = cJSON_PrintUnformatted(sim->scene->resolved);
   if (resolved == NULL) return vbc_error_set(err, VBC_EXIT_SYSTEM, "out of memory (checkpoint)");
-  vbc_blob id = {0}, stats = {0}, out = {0}, bench = {0}, clock = {0};
+  vbc_blob id = {0}, stats = {0}, out = {0}, bench = {0}, clock = {0}, solvers = {0};
   int rc = put_identity(&id, r, resolved, err);
   free(resolved);
   if (rc == VBC_OK) rc = vbc_run_stats_save(r->stats, &stats, err);
   if (rc == VBC_OK) rc = vbc_output_save(r->out, &out, err);
   if (rc == VBC_OK) rc = vbc_time_steps_save(&sim->time_steps, &clock, err);
+  if (rc == VBC_OK) rc = solvers_save(&sim->coupling, &solvers, err);
   if (rc == VBC_OK && r->bench && r->bench->save)
     rc = r->bench->save(r->bench_state, &bench, err);
   if (rc == VBC_OK) {
     vbc_vec domain[2];
-    vbc_state_section s[VBC_STATE_PARTICLE_SECTIONS + 6];
+    vbc_state_section s[VBC_STATE_PARTICLE_SECTIONS + 7];
     size_t n = vbc_state_particle_sections(sim, domain, s);
     s[n++] = (vbc_state_section){"bodies", sim->sys.nbodies, sizeof *sim->bodies, sim->bodies};
     s[n++] = (vbc_state_section){"checkpoint", id.n, 1, id.data};
@@ -57,13 +88,14 @@ int vbc_checkpoint_write(const char *dir, const vbc_checkpoint_run *r, vbc_error
     s[n++] = (vbc_state_section){"output", out.n, 1, out.data};
     s[n++] = (vbc_state_section){"benchmark", bench.n, 1, bench.data};
     s[n++] = (vbc_state_section){"time_steps", clock.n, 1, clock.data};
+    s[n++] = (vbc_state_section){"solvers", solvers.n, 1, solvers.data};
     const vbc_state_header h = vbc_state_header_of(sim);
     char path[1200];
     path_of(path, sizeof path, dir);
     rc = vbc_state_write_sections(path, &h, s, n, err);
   }
   vbc_blob_free(&id), vbc_blob_free(&stats), vbc_blob_free(&out), vbc_blob_free(&bench);
-  vbc_blob_free(&clock);
+  vbc_blob_free(&clock), vbc_blob_free(&solvers);
   return rc;
 }
 
@@ -146,6 +178,8 @@ static int restore(const vbc_state *st, const char *path, const vbc_checkpoint_r
       vbc_output_resume(r->out, r->out->dir, &in, err) != VBC_OK ||
       section(st, path, "time_steps", &in, what, sizeof what, err) != VBC_OK ||
       vbc_time_steps_load(&sim->time_steps, &in, err) != VBC_OK ||
+      section(st, path, "solvers", &in, what, sizeof what, err) != VBC_OK ||
+      solvers_load(&sim->coupling, &in, err) != VBC_OK ||
       section(st, path, "benchmark", &in, what, sizeof what, err) != VBC_OK)
     return err->code;
   if (r->bench && r->bench->load && r->bench->load(r->bench_state, sim, &in, err) != VBC_OK)

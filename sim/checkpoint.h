@@ -8,13 +8,14 @@
  * number densities), the domain, the rigid bodies' states, the time loop's counters and the
  * solver statistics of every stage, the benchmark observer's history (its save/load hooks), and
  * the output written so far: the lengths of the series and convergence streams and the frame
- * list. Couplers, blocks and solvers keep nothing across steps that is not in the particles (a
+ * list, and what a solver carries from one solve to the next (vbc_solver_type.carried: jacobi's
+ * lowered omega). Couplers and blocks keep nothing across steps that is not in the particles (a
  * module that does must add it here; the kill-and-resume tests would catch it). Neighbour lists,
  * rows and explicit terms are rebuilt by the next step, as in an uninterrupted run.
  *
  * The file DIR/checkpoint.vbc is a state file (sim/state_file.h: a `--from-state` reader can read
  * it) with more sections: bodies, checkpoint (format, vbc version, the scene file, its --set
- * assignments and the resolved scene), stats, output, benchmark. It is written to a temporary
+ * assignments and the resolved scene), stats, output, benchmark, time_steps, solvers. It is written to a temporary
  * name and renamed, so a crash while writing leaves the previous checkpoint usable. */
 #ifndef VBC_CHECKPOINT_H
 #define VBC_CHECKPOINT_H
@@ -25,12 +26,13 @@
 #include "sim/stats.h"
 
 #define VBC_CHECKPOINT_FILE "checkpoint.vbc"
-#define VBC_CHECKPOINT_FORMAT 10 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
+#define VBC_CHECKPOINT_FORMAT 11 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
                                     * water density; 4: the time_steps section; 5: the run-time
                                     * monitors' warnings; 6: compression and energy_rise; 7:
                                     * uncoupled_bodies, row_error and the largest row errors; 8:
                                     * omega_clamped; 9: cylinder_flow's batches; 10: tension and
-                                    * omega_lowered */
+                                    * omega_lowered; 11: what solvers carry (a lowered
+                                    * omega) */
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {

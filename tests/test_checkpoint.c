@@ -156,19 +156,53 @@ Test(checkpoint, a_killed_run_with_adaptive_steps_resumes_bit_for_bit) {
   cJSON_Delete(a), cJSON_Delete(b);
 }
 
-/* A run with a checkpoint left in dir (killed right after its first one). */
-static const char *killed_run(const char *name) {
-  const char *dir = test_dir(name);
-  const char *args[] = {"run", source_path("experiments/scenes/hydrostatic.json"), "--quiet",
-                        "--set", "spacing=0.05", "--set", "time.end=0.1", "--out", dir,
-                        "--checkpoint-every", "5", NULL};
+/* args run into dir and killed right after its first checkpoint, which is left there. */
+static void kill_after_first_checkpoint(const char *const *args, const char *dir) {
   pid_t pid = spawn_vbc(args, NULL, NULL);
   int status = 0;
   while (!exists(dir, "checkpoint.vbc") && waitpid(pid, &status, WNOHANG) == 0) sleep_us(1000);
   kill(pid, SIGKILL);
   waitpid(pid, &status, 0);
   cr_assert(exists(dir, "checkpoint.vbc"));
+}
+
+/* A run with a checkpoint left in dir (killed right after its first one). */
+static const char *killed_run(const char *name) {
+  const char *dir = test_dir(name);
+  const char *args[] = {"run", source_path("experiments/scenes/hydrostatic.json"), "--quiet",
+                        "--set", "spacing=0.05", "--set", "time.end=0.1", "--out", dir,
+                        "--checkpoint-every", "5", NULL};
+  kill_after_first_checkpoint(args, dir);
   return dir;
+}
+
+/* What a solver carries from one solve to the next is in the checkpoint: relaxed Jacobi lowers
+ * omega at step 16 of the floating box under pms (test_jacobi_bound.c) and keeps the lowered
+ * factor; a run killed after its checkpoint at step 18 resumes with it, not with the scene's
+ * 0.5, and ends as the uninterrupted run does. */
+Test(checkpoint, a_lowered_omega_is_resumed) {
+  const char *root = test_dir("ck_omega");
+  char full[1100], part[1100];
+  snprintf(full, sizeof full, "%s/full", root);
+  snprintf(part, sizeof part, "%s/part", root);
+  const char *args[] = {"run", source_path("experiments/scenes/buoyancy.json"), "--quiet",
+                        "--threads", "1", "--set", "spacing=0.04", "--set", "method.coupler=pms",
+                        "--set", "method.fluid.solver=jacobi", "--set", "time.end=0.15", "--out",
+                        full, NULL, NULL, NULL};
+  char *err = NULL;
+  cr_assert_eq(run_vbc(args, &err), 0, "%s", err ? err : "");
+  free(err), err = NULL;
+  args[14] = part, args[15] = "--checkpoint-every", args[16] = "18";
+  kill_after_first_checkpoint(args, part);
+  const char *resume[] = {"run", "--resume", part, "--quiet", "--threads", "1", NULL};
+  cr_assert_eq(run_vbc(resume, &err), 0, "resume: %s", err ? err : "");
+  free(err);
+  expect_same_run(full, part, 0);
+  char path[1200];
+  snprintf(path, sizeof path, "%s/summary.json", part);
+  cJSON *s = read_json(path);
+  cr_assert_float_eq(json_number(s, "warnings.0.first_step"), 16.0, 0.0);
+  cJSON_Delete(s);
 }
 
 Test(checkpoint, a_half_written_checkpoint_leaves_the_previous_one_usable) {

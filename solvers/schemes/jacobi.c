@@ -249,6 +249,21 @@ static int jacobi_stats(const void *state, vbc_solve_stats *out, vbc_error *err)
   return VBC_OK;
 }
 
+/* The factor in use: a lowered omega stays for the rest of the run, a resumed one too. */
+static size_t jacobi_carried(const void *state, double *out) {
+  out[0] = ((const jacobi_state *)state)->omega;
+  return 1;
+}
+
+static int jacobi_carry_in(void *state, const double *in, size_t n, vbc_error *err) {
+  jacobi_state *s = state;
+  if (n != 1 || !(in[0] > 0.0 && in[0] <= s->asked))
+    return vbc_error_set(err, VBC_EXIT_INPUT, "jacobi: expected one relaxation factor in (0, %g] "
+                         "to resume with", s->asked);
+  s->omega = in[0];
+  return VBC_OK;
+}
+
 static double jacobi_error_estimate(const void *state) {
   const jacobi_state *s = state;
   return s->local_estimate ? s->estimate : NAN;
@@ -266,4 +281,6 @@ const vbc_solver_type vbc_solver_jacobi = {
     .stats = jacobi_stats,
     .error_estimate = jacobi_error_estimate,
     .relaxation_key = "omega",
+    .carried = jacobi_carried,
+    .carry_in = jacobi_carry_in,
 };
