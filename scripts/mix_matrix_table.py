@@ -92,13 +92,17 @@ for name in sorted(os.listdir(out)):
     else:
         cls = f"exit_{rc}"
         why = first
+    try:
+        validate = int(open(d + ".validate").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        validate = None
     table.append([scene, coupler, constraint, solver, rc, cls, " ".join(warnings), why,
-                  seconds, wall])
+                  seconds, wall, validate])
 
 with open(os.path.join(out, "table.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["scene", "coupler", "constraint", "solver", "exit", "class", "warnings", "why",
-                "cpu_seconds", "wall_seconds"])
+                "cpu_seconds", "wall_seconds", "validate_exit"])
     w.writerows(table)
 
 classes = ["plausible", "flagged_plausible", "flagged", "refused", "failed", "silent_nonsense",
@@ -112,5 +116,9 @@ with open(os.path.join(out, "classes.txt"), "w") as f:
         f.write(f"{c},{','.join(map(str, counts))},{sum(counts)}\n")
     f.write(f"runs,{','.join(str(sum(1 for r in table if r[0] == s)) for s in scenes)},"
             f"{len(table)}\n")
+    # vbc validate refuses (exit 2) exactly the cases the run refuses
+    disagree = [sum(1 for r in table if r[0] == s and r[10] is not None and
+                    (r[10] == 2) != (r[5] in ("refused", "refused_late"))) for s in scenes]
+    f.write(f"validate_disagrees,{','.join(map(str, disagree))},{sum(disagree)}\n")
     f.write(f"cpu_seconds,,,,{sum(r[8] for r in table if r[8] == r[8]):.0f}\n")
 print(open(os.path.join(out, "classes.txt")).read(), end="")
