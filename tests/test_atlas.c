@@ -194,7 +194,9 @@ Test(atlas, a_refused_first_preset_keeps_the_cases_metrics) {
 
 /* --budget: levels run coarsest first; a finer cell predicted (from its method's coarser cell:
  * CPU seconds x particles x steps) over the budget is not run and says why, which is no failure;
- * job lines stop at the first level not yet done. */
+ * a first-level cell is predicted from its probe (its start: VBC_ATLAS_PROBE_FRACTION of its
+ * time, at least VBC_ATLAS_PROBE_STEPS steps); job lines stop at the probes, then at the first
+ * level not yet done. */
 Test(atlas, budget_holds_back_cells_predicted_over_it) {
   const char *spec = atlas_small_spec("atlas_budget");
   char out[1100], path[1200];
@@ -204,9 +206,31 @@ Test(atlas, budget_holds_back_cells_predicted_over_it) {
   char *err = NULL;
   cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
   free(err);
-  cr_expect_eq(job_lines(path), 3, "only the coarsest level's cells (3 of 6 to run)");
+  cr_expect_eq(job_lines(path), 3, "only the coarsest level's probes (3 cells to run)");
+  char *jobs = read_text(path);
+  cr_expect(jobs && strstr(jobs, "/probe/sweep.json"), "the probes run first: %s", jobs);
+  free(jobs);
+  /* a tiny budget: every first-level cell predicted over it from its probe, none run */
   const char *tiny[] = {"--budget", "1e-6", NULL}; /* over budget is no failure: exit 0 */
   cJSON *atlas = run_and_read(spec, out, tiny);
+  cr_expect_str_eq(status(atlas, "box", "pms", 1), "not run");
+  cr_expect_str_eq(status(atlas, "box", "pms", 2), "not run");
+  cr_expect_str_eq(status(atlas, "tank", "pms", 1), "refused");
+  const char *first = cJSON_GetObjectItem(cell(atlas, "box", "pms", 1), "message")->valuestring;
+  double guess, probe_end, end, probe_cpu;
+  cr_assert_eq(sscanf(first, "not run: predicted %lg CPU s from its first %lg s of %lg s (%lg",
+                      &guess, &probe_end, &end, &probe_cpu),
+               4, "%s", first);
+  cr_expect(probe_end >= 0.995 * end * VBC_ATLAS_PROBE_FRACTION && probe_end < end, "%s", first);
+  cr_expect_float_eq(guess, probe_cpu * end / probe_end, 0.02 * guess, "%s", first);
+  cr_expect(strstr(cJSON_GetObjectItem(cell(atlas, "box", "pms", 2), "message")->valuestring,
+                   "its coarser level is over"));
+  cJSON_Delete(atlas);
+  /* the first level run without a budget; then the same budget keeps it and judges the next
+   * level from it */
+  const char *first_level[] = {"--levels", "1", "--budget", "0", NULL};
+  cJSON_Delete(run_and_read(spec, out, first_level));
+  atlas = run_and_read(spec, out, tiny);
   cr_expect_str_eq(status(atlas, "box", "pms", 1), "ok");
   cr_expect_str_eq(status(atlas, "box", "pms", 2), "not run");
   const cJSON *coarse = cell(atlas, "box", "pms", 1), *fine = cell(atlas, "box", "pms", 2);

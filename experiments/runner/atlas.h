@@ -20,6 +20,10 @@ struct vbc_sweep;
 struct vbc_sweep_case;
 
 #define VBC_ATLAS_MAX_ERRORS 8
+/* The share of a first-level cell's simulated time its probe runs, and the fewest steps it
+ * runs (atlas_budget.c). */
+#define VBC_ATLAS_PROBE_FRACTION (1.0 / 32.0)
+#define VBC_ATLAS_PROBE_STEPS 5
 
 typedef struct vbc_atlas_error { /* a benchmark metric that scores the case; lower is better */
   const char *metric, *label;
@@ -89,16 +93,19 @@ typedef struct vbc_atlas {
   size_t emitted_levels;        /* --emit-jobs: the levels whose cells it wrote */
   int jobs, threads, force, quiet;
   struct vbc_sweep *sweeps;     /* one per case */
+  struct vbc_sweep *probes;     /* with a budget, one per case: its first level run for
+                                   VBC_ATLAS_PROBE_FRACTION of its time, at least
+                                   VBC_ATLAS_PROBE_STEPS steps (atlas_budget.c) */
   vbc_atlas_cell *cells;        /* case-major, then method, then level */
   size_t ncells;
 } vbc_atlas;
 
 /* The slot of case c, method m, level k in a->held. */
 size_t vbc_atlas_slot(const vbc_atlas *a, size_t c, size_t m, size_t k);
-/* The cost budget (atlas_budget.c): decide, from the finished cells of level k - 1, which cells
- * of level k (k >= 1) are predicted over a->budget and note why in a->held; also sets every
- * case's sweep cases `held` for levels above k and for noted cells. Reads the stored results
- * (vbc_atlas_collect). */
+/* The cost budget (atlas_budget.c): decide, from the finished cells of level k - 1 (for the
+ * first level, k = 0, from the probes), which cells of level k are predicted over a->budget and
+ * note why in a->held; also sets every case's sweep cases `held` for levels above k and for
+ * noted cells. Reads the stored results (vbc_atlas_collect). */
 int vbc_atlas_plan_level(vbc_atlas *a, size_t k, vbc_error *err);
 
 /* The levels case c runs at: min(--levels, its own count). */

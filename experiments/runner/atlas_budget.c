@@ -9,7 +9,12 @@
  *   cpu_k ≈ cpu_{k-1} · (l_{k-1} / l_k)^d · (dt_{k-1} / dt_k) · g,
  * particles times steps (dt as the levels set it; 1 where they keep the scene's), with
  * g = it_{k-1} / it_{k-2} (mean solver iterations a step, when level k - 2 ran and the ratio is
- * above 1; else 1, which makes the prediction a lower bound). */
+ * above 1; else 1, which makes the prediction a lower bound).
+ *
+ * The first level has no coarser cell: each of its cells is predicted from a probe, the same
+ * run to VBC_ATLAS_PROBE_FRACTION of its end time or VBC_ATLAS_PROBE_STEPS steps, whichever is
+ * longer (a run of its own id), as the probe's CPU seconds times the ratio of the end times. The probes of every case run before the first
+ * level; a cell whose probe failed or was refused runs (and fails or is refused itself). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +29,51 @@ size_t vbc_atlas_slot(const vbc_atlas *a, size_t c, size_t m, size_t k) {
 
 static int finished(const vbc_atlas_cell *x) { return x && strcmp(x->status, "ok") == 0; }
 
+/* The probe's run of method m on case c, NULL without one. */
+static vbc_sweep_case *probe_of(const vbc_atlas *a, size_t c, size_t m) {
+  const vbc_sweep *sw = a->probes ? &a->probes[c] : NULL;
+  for (size_t i = 0; sw && i < sw->ncases; ++i) {
+    const cJSON *v = sw->cases[i].values[0]; /* the sweep varies only the method */
+    if (cJSON_IsString(v) && strcmp(v->valuestring, a->spec.methods[m]) == 0) return &sw->cases[i];
+  }
+  return NULL;
+}
+
+/* Why first-level cell (c, m) is not run, or "" when it runs: its probe's CPU seconds over its
+ * simulated time, times the cell's (a rate from the start of the run: where a solver's work
+ * grows as the flow develops, a lower bound). */
+static void judge_first(vbc_atlas *a, size_t c, size_t m, char *note, size_t size) {
+  note[0] = '\0';
+  vbc_sweep_case *probe = probe_of(a, c, m);
+  const vbc_sweep_case *cell = vbc_atlas_run_of(a, c, m, 0);
+  if (probe == NULL || cell == NULL || probe->state != VBC_CASE_DONE) return;
+  cJSON *summary = vbc_sweep_case_json(&a->probes[c], probe, "summary.json");
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(summary, "cpu_seconds");
+  const double cost = cJSON_IsNumber(cpu) ? cpu->valuedouble : NAN;
+  cJSON_Delete(summary);
+  if (!(cost > 0.0 && probe->t_end > 0.0 && cell->t_end > 0.0)) return;
+  const double predicted = cost * cell->t_end / probe->t_end;
+  if (predicted <= a->budget) return;
+  snprintf(note, size,
+           "not run: predicted %.3g CPU s from its first %.3g s of %.3g s (%.3g CPU s), over "
+           "the budget of %.3g CPU s a cell",
+           predicted, probe->t_end, cell->t_end, cost, a->budget);
+}
+
 /* Why cell (c, m, k) is not run, or "" when it runs. */
 static void judge(vbc_atlas *a, size_t c, size_t m, size_t k, char *note, size_t size) {
   const vbc_atlas_case *kc = &a->spec.cases[c];
   note[0] = '\0';
-  if (a->held[vbc_atlas_slot(a, c, m, k - 1)][0]) {
-    snprintf(note, size, "not run: its coarser level is over the atlas's cost budget");
+  if (k == 0) {
+    judge_first(a, c, m, note, size);
     return;
   }
   const vbc_atlas_cell *prev = vbc_atlas_cell_at(a, c, m, k - 1);
+  /* a coarser cell held back (and not run earlier under a larger budget) holds this one */
+  if (!finished(prev) && a->held[vbc_atlas_slot(a, c, m, k - 1)][0]) {
+    snprintf(note, size, "not run: its coarser level is over the atlas's cost budget");
+    return;
+  }
   if (!finished(prev)) return; /* failed or refused coarser: nothing to predict from */
   double cost = isfinite(prev->cpu_seconds) ? prev->cpu_seconds : prev->wall_seconds;
   if (!(cost > 0.0)) return;
@@ -67,7 +108,7 @@ int vbc_atlas_plan_level(vbc_atlas *a, size_t k, vbc_error *err) {
     for (size_t m = 0; m < a->spec.nmethods; ++m)
       for (size_t level = 0; level < vbc_atlas_case_levels(a, c); ++level) {
         char *note = a->held[vbc_atlas_slot(a, c, m, level)];
-        if (level == k && k >= 1 && a->budget > 0.0) judge(a, c, m, k, note, sizeof *a->held);
+        if (level == k && a->budget > 0.0) judge(a, c, m, k, note, sizeof *a->held);
         vbc_sweep_case *run = vbc_atlas_run_of(a, c, m, level);
         if (run) run->held = level > k || note[0] != '\0';
       }

@@ -23,14 +23,16 @@ static int absolute(const char *path, char *out, vbc_error *err) {
   return vbc_error_set(err, VBC_EXIT_INPUT, "cannot find '%s'", path);
 }
 
-/* zip: one list per level key, over the levels case c runs at. */
-static cJSON *levels_zip(const vbc_atlas *a, size_t c) {
+/* zip: one list per level key, over the first n levels of case c (a probe's end time is its
+ * own: a level's time.end is left out of a probe's). */
+static cJSON *levels_zip(const vbc_atlas *a, size_t c, size_t n, int probe) {
   const vbc_atlas_case *k = &a->spec.cases[c];
   cJSON *group = cJSON_CreateObject();
   const cJSON *key;
   cJSON_ArrayForEach(key, cJSON_GetArrayItem(k->levels, 0)) {
+    if (probe && strcmp(key->string, "time.end") == 0) continue;
     cJSON *list = cJSON_AddArrayToObject(group, key->string);
-    for (size_t i = 0; i < vbc_atlas_case_levels(a, c); ++i)
+    for (size_t i = 0; i < n; ++i)
       cJSON_AddItemToArray(list, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
                                                      cJSON_GetArrayItem(k->levels, (int)i),
                                                      key->string),
@@ -93,8 +95,10 @@ static void order_plot(const vbc_atlas *a, size_t c, cJSON *plots) {
   cJSON_AddStringToObject(p, "ylabel", k->errors[0].label);
 }
 
-/* DIR/cases/NAME/sweep.json */
-static int write_case_spec(const vbc_atlas *a, size_t c, const char *path, vbc_error *err) {
+/* DIR/cases/NAME/sweep.json; with probe_end > 0 the probe's DIR/cases/NAME/probe/sweep.json:
+ * the first level of every method to probe_end, no plots (atlas_budget.c). */
+static int write_case_spec(const vbc_atlas *a, size_t c, const char *path, double probe_end,
+                           vbc_error *err) {
   const vbc_atlas_case *k = &a->spec.cases[c];
   char scene[PATH_MAX];
   if (absolute(k->scene, scene, err) != VBC_OK)
@@ -102,22 +106,32 @@ static int write_case_spec(const vbc_atlas *a, size_t c, const char *path, vbc_e
                          k->file, k->scene);
   cJSON *s = cJSON_CreateObject();
   char name[128];
-  snprintf(name, sizeof name, "atlas_%s", k->name);
+  snprintf(name, sizeof name, "atlas_%s%s", k->name, probe_end > 0.0 ? "_probe" : "");
   cJSON_AddStringToObject(s, "name", name);
   cJSON_AddStringToObject(s, "description", k->title);
   cJSON_AddStringToObject(s, "scene", scene);
-  if (k->set) cJSON_AddItemToObject(s, "set", cJSON_Duplicate(k->set, 1));
+  cJSON *set = k->set ? cJSON_Duplicate(k->set, 1) : cJSON_CreateObject();
+  if (probe_end > 0.0) {
+    cJSON_DeleteItemFromObjectCaseSensitive(set, "time.end");
+    cJSON_AddNumberToObject(set, "time.end", probe_end);
+  }
+  if (cJSON_GetArraySize(set) > 0) cJSON_AddItemToObject(s, "set", set);
+  else cJSON_Delete(set);
   cJSON *vary = cJSON_AddObjectToObject(s, "vary");
   cJSON *methods = cJSON_AddArrayToObject(vary, "method");
   for (size_t m = 0; m < a->spec.nmethods; ++m)
     cJSON_AddItemToArray(methods, cJSON_CreateString(a->spec.methods[m]));
-  cJSON_AddItemToObject(s, "zip", levels_zip(a, c));
-  cJSON *metrics = cJSON_AddArrayToObject(s, "metrics");
-  for (size_t e = 0; e < k->nerrors; ++e)
-    cJSON_AddItemToArray(metrics, cJSON_CreateString(k->errors[e].metric));
-  cJSON *plots = cJSON_AddArrayToObject(s, "plots");
-  int rc = observable_plot(a, c, plots, err);
-  order_plot(a, c, plots);
+  cJSON_AddItemToObject(s, "zip", levels_zip(a, c, probe_end > 0.0 ? 1 : vbc_atlas_case_levels(a, c),
+                                             probe_end > 0.0));
+  int rc = VBC_OK;
+  if (probe_end <= 0.0) { /* a probe is a cost: no metric (a short run may lack them), no plot */
+    cJSON *metrics = cJSON_AddArrayToObject(s, "metrics");
+    for (size_t e = 0; e < k->nerrors; ++e)
+      cJSON_AddItemToArray(metrics, cJSON_CreateString(k->errors[e].metric));
+    cJSON *plots = cJSON_AddArrayToObject(s, "plots");
+    rc = observable_plot(a, c, plots, err);
+    order_plot(a, c, plots);
+  }
   char *text = rc == VBC_OK ? cJSON_Print(s) : NULL;
   cJSON_Delete(s);
   if (rc != VBC_OK) return rc;
@@ -127,14 +141,16 @@ static int write_case_spec(const vbc_atlas *a, size_t c, const char *path, vbc_e
   return rc;
 }
 
-static int prepare_case(vbc_atlas *a, size_t c, vbc_error *err) {
+/* Case c as the sweep sw in DIR/cases/NAME (probe_end > 0: its probe, in DIR/cases/NAME/probe). */
+static int prepare_sweep(vbc_atlas *a, size_t c, vbc_sweep *sw, double probe_end,
+                         vbc_error *err) {
   const vbc_atlas_case *k = &a->spec.cases[c];
-  vbc_sweep *sw = &a->sweeps[c];
   char dir[sizeof sw->out], spec[1300];
-  if (snprintf(dir, sizeof dir, "%s/cases/%s", a->out, k->name) >= (int)sizeof dir)
+  if (snprintf(dir, sizeof dir, "%s/cases/%s%s", a->out, k->name,
+               probe_end > 0.0 ? "/probe" : "") >= (int)sizeof dir)
     return vbc_error_set(err, VBC_EXIT_INPUT, "--out %s: path too long", a->out);
   snprintf(spec, sizeof spec, "%s/sweep.json", dir);
-  if (vbc_mkdir_p(dir, err) != VBC_OK || write_case_spec(a, c, spec, err) != VBC_OK)
+  if (vbc_mkdir_p(dir, err) != VBC_OK || write_case_spec(a, c, spec, probe_end, err) != VBC_OK)
     return err->code;
   sw->registry = a->registry;
   sw->keep_refused = 1;
@@ -152,11 +168,30 @@ static int prepare_case(vbc_atlas *a, size_t c, vbc_error *err) {
   return VBC_OK;
 }
 
+/* The end of case c's probe: VBC_ATLAS_PROBE_FRACTION of its first level's time, at least
+ * VBC_ATLAS_PROBE_STEPS steps of it, from the first of its runs that resolved (NAN if none). */
+static double probe_end(const vbc_atlas *a, size_t c) {
+  for (size_t m = 0; m < a->spec.nmethods; ++m) {
+    const vbc_sweep_case *run = vbc_atlas_run_of(a, c, m, 0);
+    if (run && run->state != VBC_CASE_REFUSED && run->t_end > 0.0 && run->dt > 0.0)
+      return fmin(run->t_end, fmax(run->t_end * VBC_ATLAS_PROBE_FRACTION,
+                                   VBC_ATLAS_PROBE_STEPS * run->dt));
+  }
+  return NAN;
+}
+
 int vbc_atlas_prepare(vbc_atlas *a, vbc_error *err) {
   a->sweeps = vbc_calloc(a->spec.ncases, sizeof *a->sweeps, err);
   if (a->sweeps == NULL) return err->code;
   for (size_t c = 0; c < a->spec.ncases; ++c)
-    if (prepare_case(a, c, err) != VBC_OK) return err->code;
+    if (prepare_sweep(a, c, &a->sweeps[c], 0.0, err) != VBC_OK) return err->code;
+  if (!(a->budget > 0.0)) return VBC_OK;
+  a->probes = vbc_calloc(a->spec.ncases, sizeof *a->probes, err);
+  if (a->probes == NULL) return err->code;
+  for (size_t c = 0; c < a->spec.ncases; ++c) {
+    const double end = probe_end(a, c);
+    if (end > 0.0 && prepare_sweep(a, c, &a->probes[c], end, err) != VBC_OK) return err->code;
+  }
   return VBC_OK;
 }
 
@@ -170,6 +205,13 @@ static size_t max_case_levels(const vbc_atlas *a) {
 /* Level by level, coarsest first, so that a finer cell's cost is predicted from a finished
  * coarser one before it starts (atlas_budget.c). */
 int vbc_atlas_execute(vbc_atlas *a, const char *vbc, vbc_error *err) {
+  for (size_t c = 0; a->probes && c < a->spec.ncases; ++c) {
+    if (a->probes[c].ncases == 0) continue; /* no level that resolves: nothing to probe */
+    if (!a->quiet) fprintf(stderr, "vbc atlas: case %s, probe\n", a->spec.cases[c].name);
+    vbc_error inner = {0};
+    if (vbc_sweep_execute(&a->probes[c], vbc, a->jobs, a->force, NULL, &inner) != VBC_OK)
+      return *err = inner, err->code;
+  }
   for (size_t k = 0; k < max_case_levels(a); ++k) {
     if (vbc_atlas_plan_level(a, k, err) != VBC_OK) return err->code;
     for (size_t c = 0; c < a->spec.ncases; ++c) {
@@ -183,6 +225,20 @@ int vbc_atlas_execute(vbc_atlas *a, const char *vbc, vbc_error *err) {
     }
   }
   return VBC_OK;
+}
+
+static int sweep_settled(const vbc_sweep *sw) {
+  for (size_t i = 0; i < sw->ncases; ++i)
+    if (sw->cases[i].state == VBC_CASE_PENDING || sw->cases[i].state == VBC_CASE_INCOMPLETE)
+      return 0;
+  return 1;
+}
+
+/* Is every probe done, failed or refused? */
+static int probes_settled(const vbc_atlas *a) {
+  for (size_t c = 0; a->probes && c < a->spec.ncases; ++c)
+    if (!sweep_settled(&a->probes[c])) return 0;
+  return 1;
 }
 
 /* Is every cell of level k done, failed or refused? */
@@ -204,15 +260,19 @@ int vbc_atlas_emit_jobs(vbc_atlas *a, const char *vbc, const char *path, size_t 
   size_t k = max_case_levels(a) - 1;
   if (a->budget > 0.0 && !a->force)
     for (k = 0; k + 1 < max_case_levels(a) && level_settled(a, k);) ++k;
-  if (vbc_atlas_plan_level(a, k, err) != VBC_OK) return err->code;
-  a->emitted_levels = k + 1;
+  /* with a budget the probes come first: the first level's costs are predicted from them */
+  const int probing = a->probes && !a->force && !probes_settled(a);
+  if (!probing && vbc_atlas_plan_level(a, k, err) != VBC_OK) return err->code;
+  a->emitted_levels = probing ? 0 : k + 1;
+  vbc_sweep *sweeps = probing ? a->probes : a->sweeps;
   vbc_file out;
   if (vbc_file_open(&out, path, ".tmp", err) != VBC_OK) return err->code;
   for (size_t c = 0; c < a->spec.ncases; ++c) {
     char part[1200];
     size_t n = 0;
+    if (sweeps[c].ncases == 0) continue; /* a probe of a case none of whose levels resolves */
     snprintf(part, sizeof part, "%s.%s", path, a->spec.cases[c].name);
-    if (vbc_sweep_emit_jobs(&a->sweeps[c], vbc, part, a->force, &n, err) != VBC_OK) {
+    if (vbc_sweep_emit_jobs(&sweeps[c], vbc, part, a->force, &n, err) != VBC_OK) {
       vbc_file_discard(&out);
       return err->code;
     }
@@ -227,7 +287,8 @@ int vbc_atlas_emit_jobs(vbc_atlas *a, const char *vbc, const char *path, size_t 
 
 void vbc_atlas_free(vbc_atlas *a) {
   for (size_t c = 0; a->sweeps && c < a->spec.ncases; ++c) vbc_sweep_free(&a->sweeps[c]);
-  free(a->sweeps);
+  for (size_t c = 0; a->probes && c < a->spec.ncases; ++c) vbc_sweep_free(&a->probes[c]);
+  free(a->sweeps), free(a->probes);
   free(a->cells);
   free(a->held);
   vbc_atlas_spec_free(&a->spec);

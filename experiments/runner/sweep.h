@@ -114,6 +114,7 @@ typedef struct vbc_sweep_case {
   char message[512];        /* why it failed */
   double t_end;             /* the scene's time.end [s] (the progress lines' end); NAN for a
                                replay of a frozen state (one step) */
+  double dt;                /* the scene's time.dt [s] (NAN where t_end is) */
 } vbc_sweep_case;
 
 typedef struct vbc_sweep {

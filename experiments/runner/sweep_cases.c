@@ -223,7 +223,7 @@ static int refuse_case(const vbc_sweep *sw, vbc_sweep_case *c, vbc_error *err) {
   unsigned long long h = vbc_fnv1a(sw->spec.file, strlen(sw->spec.file), VBC_FNV_OFFSET);
   for (size_t k = 0; k < sw->spec.nkeys; ++k) h = vbc_fnv1a(c->sets[k], strlen(c->sets[k]), h);
   snprintf(c->id, sizeof c->id, "%012llx", h & 0xffffffffffffULL);
-  c->t_end = NAN;
+  c->t_end = c->dt = NAN;
   c->state = VBC_CASE_REFUSED;
   return VBC_OK;
 }
@@ -267,6 +267,7 @@ static int fill_case(vbc_sweep *sw, vbc_sweep_case *c, size_t index, unsigned lo
   if (rc == VBC_OK) vbc_sweep_case_id(scene.resolved, c->repeat, state, c->id);
   /* a replay of a frozen state runs one step, not the scene to its end */
   if (rc == VBC_OK) c->t_end = sw->state_file[0] ? NAN : scene.t_end;
+  if (rc == VBC_OK) c->dt = sw->state_file[0] ? NAN : scene.dt;
   vbc_scene_free(&scene);
   return rc;
 }
@@ -282,6 +283,7 @@ static int add_state_case(vbc_sweep *sw, vbc_sweep_case *c, unsigned long long *
   if (case_scene(sw, NULL, end, &base, err) != VBC_OK) return vbc_scene_free(&base), err->code;
   vbc_sweep_case_id(base.resolved, 0, (unsigned long long)sw->spec.state_step, c->id);
   c->t_end = base.t_end;
+  c->dt = base.dt;
   vbc_scene_free(&base);
   c->is_state = 1;
   c->sets = vbc_calloc(1, sizeof *c->sets, err);
