@@ -15,8 +15,9 @@
  *
  * The file DIR/checkpoint.vbc is a state file (sim/state_file.h: a `--from-state` reader can read
  * it) with more sections: bodies, checkpoint (format, vbc version, the scene file, its --set
- * assignments and the resolved scene), stats, output, benchmark, time_steps, solvers. It is written to a temporary
- * name and renamed, so a crash while writing leaves the previous checkpoint usable. */
+ * assignments and the resolved scene), stats, output, benchmark, time_steps, solvers. It is
+ * written to a temporary name and renamed, so a crash while writing leaves the previous
+ * checkpoint usable. */
 #ifndef VBC_CHECKPOINT_H
 #define VBC_CHECKPOINT_H
 

@@ -13,8 +13,9 @@
  *
  * The first level has no coarser cell: each of its cells is predicted from a probe, the same
  * run to VBC_ATLAS_PROBE_FRACTION of its end time or VBC_ATLAS_PROBE_STEPS steps, whichever is
- * longer (a run of its own id), as the probe's CPU seconds times the ratio of the end times. The probes of every case run before the first
- * level; a cell whose probe failed or was refused runs (and fails or is refused itself). */
+ * longer (a run of its own id), as the probe's CPU seconds times the ratio of the end times.
+ * The probes of every case run before the first level; a cell whose probe failed or was
+ * refused runs (and fails or is refused itself). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

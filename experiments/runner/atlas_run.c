@@ -121,8 +121,8 @@ static int write_case_spec(const vbc_atlas *a, size_t c, const char *path, doubl
   cJSON *methods = cJSON_AddArrayToObject(vary, "method");
   for (size_t m = 0; m < a->spec.nmethods; ++m)
     cJSON_AddItemToArray(methods, cJSON_CreateString(a->spec.methods[m]));
-  cJSON_AddItemToObject(s, "zip", levels_zip(a, c, probe_end > 0.0 ? 1 : vbc_atlas_case_levels(a, c),
-                                             probe_end > 0.0));
+  const size_t nlevels = probe_end > 0.0 ? 1 : vbc_atlas_case_levels(a, c);
+  cJSON_AddItemToObject(s, "zip", levels_zip(a, c, nlevels, probe_end > 0.0));
   int rc = VBC_OK;
   if (probe_end <= 0.0) { /* a probe is a cost: no metric (a short run may lack them), no plot */
     cJSON *metrics = cJSON_AddArrayToObject(s, "metrics");
