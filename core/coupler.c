@@ -140,6 +140,12 @@ static int check_body_coupling(vbc_coupling *c, vbc_error *err) {
                          c->file, b->type->name, body, c->type->name, what, fate,
                          body_remedy(need, have));
   }
+  /* a load path that runs as the method's own choices leave it but carries no static load:
+   * said once here, flagged from the first step (sim/monitors.c, no_static_load) */
+  const char *why = c->type->static_load_missing ? c->type->static_load_missing(c) : NULL;
+  if (why)
+    fprintf(stderr, "vbc: warning: %s: no_static_load: body %zu under coupler %s: %s\n", c->file,
+            body, c->type->name, why);
   return VBC_OK;
 }
 

@@ -33,7 +33,7 @@
                                     * uncoupled_bodies, row_error and the largest row errors; 8:
                                     * omega_clamped; 9: cylinder_flow's batches; 10: tension and
                                     * omega_lowered; 11: what solvers carry (a lowered
-                                    * omega) */
+                                    * omega) and no_static_load */
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {

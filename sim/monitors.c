@@ -41,6 +41,9 @@
  *  - uncoupled_bodies: method.uncoupled_bodies let the set-up accept a fluid block that gives
  *    the free or pinned bodies no load under the coupler (core/coupler.h, body_traits): the run
  *    is flagged from its start (the set-up printed the stderr line), and --strict fails it.
+ *  - no_static_load: the coupler says the scene's choices give the free or pinned bodies no
+ *    static load (vbc_coupler_type.static_load_missing: the staggered coupler's eq. 28 load with
+ *    a p^v solve stopped by its residual alone); flagged from its start like uncoupled_bodies.
  *  - omega_clamped: omega_limit "clamp" lowered a relaxed solver's factor at load below the one
  *    asked (scene/relaxation_check.c printed the line), so the run is not at, say, IISPH's
  *    omega 0.5: flagged from its start like uncoupled_bodies.
@@ -118,6 +121,11 @@ static const struct {
                              "rho0 |g| H (H the fluid's height at the start): the pressure solve "
                              "pulls the fluid together where water at a free surface carries no "
                              "tension (worst: the largest such share)"},
+    [VBC_WARNING_NO_STATIC_LOAD] = {"no_static_load",
+                                    "the coupler's load path, as the scene chose it, gives the "
+                                    "free or pinned bodies no static load: a body lighter than "
+                                    "the water sinks (the set-up printed why and what floats "
+                                    "it; worst: how many such bodies)"},
     [VBC_WARNING_OMEGA_LOWERED] = {"omega_lowered",
                                    "a relaxed Jacobi solve diverged on the rows of a later "
                                    "step, whose convergence bound fell below the factor the "
@@ -253,9 +261,21 @@ static double tension_scale(const vbc_sim *sim) {
   return hi >= lo ? sim->sys.density * gn * (hi - lo + sim->sys.spacing) : 0.0;
 }
 
+/* Free or pinned bodies whose coupler says the scene's choices give them no static load
+ * (vbc_coupler_type.static_load_missing; core/coupler.c printed why at set-up). */
+static size_t unloaded_bodies(const vbc_sim *sim) {
+  const vbc_coupling *c = &sim->coupling;
+  size_t n = 0;
+  if (c->type->static_load_missing && c->type->static_load_missing(c) != NULL)
+    for (size_t b = 0; b < sim->sys.nbodies; ++b) n += vbc_body_movable(&sim->bodies[b]);
+  return n;
+}
+
 void vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim) {
   const size_t uncoupled = uncoupled_bodies(sim);
   if (uncoupled) flag_from_start(st, VBC_WARNING_UNCOUPLED_BODIES, (double)uncoupled);
+  const size_t unloaded = unloaded_bodies(sim);
+  if (unloaded) flag_from_start(st, VBC_WARNING_NO_STATIC_LOAD, (double)unloaded);
   if (sim->scene->relaxation_clamped > 0.0)
     flag_from_start(st, VBC_WARNING_OMEGA_CLAMPED, sim->scene->relaxation_clamped);
   st->energy_scale = 0.0;
