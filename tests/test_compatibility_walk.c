@@ -14,7 +14,8 @@
  * body_traits), lemke_contacts included (its contacts alone let the box sink: 0.025-0.10 m in
  * 0.2 s under mps_poisson and staggered, 1.6 cm under sph_density and dfsph, which end on the
  * floor of the buoyancy scene after 1.5 s). known_sinking lists exceptions with their reason;
- * it is empty, and the test fails when a cell starts to sink. */
+ * it is empty, and the test fails when a cell starts to sink. A cell that runs trips no
+ * run-time monitor but those known_flag lists with their reasons. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,7 +55,9 @@ static const char *const known_sinking[] = {
 typedef enum { REFUSED, FAILED, SANK, FLOATS } outcome;
 
 static outcome run_cell(const vbc_registry *r, const char *scene_path, const char *coupler,
-                        const char *constraint, const char *solver, double *vy) {
+                        const char *constraint, const char *solver, double *vy, char *codes,
+                        size_t cap) {
+  codes[0] = '\0';
   char sets[3][96];
   snprintf(sets[0], sizeof sets[0], "method={\"coupler\": \"%s\"}", coupler);
   snprintf(sets[1], sizeof sets[1], "method.fluid.constraint=%s", constraint);
@@ -84,10 +87,38 @@ static outcome run_cell(const vbc_registry *r, const char *scene_path, const cha
     cr_assert_eq(vbc_simulation_field(sim, VBC_FIELD_BODY_POSITION, &v, &err), VBC_OK);
     *vy = ((const double *)v.data)[1] - 0.2;
     o = *vy > RISE_MIN ? FLOATS : SANK;
+    const char *w = vbc_simulation_warnings_json(sim, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    cJSON *list = cJSON_Parse(w);
+    const cJSON *x;
+    size_t n = 0;
+    cJSON_ArrayForEach(x, list) {
+      const cJSON *code = cJSON_GetObjectItemCaseSensitive(x, "code");
+      if (cJSON_IsString(code) && n + strlen(code->valuestring) + 2 < cap)
+        n += (size_t)snprintf(codes + n, cap - n, "%s%s", n ? ";" : "", code->valuestring);
+    }
+    cJSON_Delete(list);
   }
   vbc_simulation_close(sim);
   vbc_scene_free(&scene);
   return o;
+}
+
+/* Cells that run and trip a run-time monitor (sim/monitors.c) in the walk's 0.2 s, with the
+ * codes in summary.json's order and why; the test fails when this changes either way.
+ * - the staggered block under its own coupler keeps the walk scene's residual test for p^v:
+ *   with eq. 28's load the box gets no static load (flagged from the start,
+ *   couplers/staggered.c; it rises here from its deep start and sinks later,
+ *   docs/notes/mix-matrix.md), and p^v pulls more than 5 % of this 100-particle tank below
+ *   -0.1 rho0 |g| H (tension);
+ * - SPH rows under akinci (sph_density, dfsph): the energy of the fluid and the rising box goes
+ *   more than 2 % above its lowest in the start-up of this 100-particle tank (energy_rise); on
+ *   the matrix's scenes (l = 0.02-0.04, 10^3 particles and more) they are not flagged. */
+static const char *known_flag(const char *cell) {
+  if (strncmp(cell, "staggered/staggered/", 20) == 0) return "tension;no_static_load";
+  if (strncmp(cell, "akinci/sph_density/", 19) == 0 || strncmp(cell, "akinci/dfsph/", 13) == 0)
+    return "energy_rise";
+  return "";
 }
 
 static int listed(const char *cell) {
@@ -116,7 +147,13 @@ static void walk_coupler(size_t k) {
       char cell[160];
       snprintf(cell, sizeof cell, "%s/%s/%s", cn, r->block[b]->name, r->solver[s]->name);
       double dy = 0.0;
-      const outcome o = run_cell(r, scene, cn, r->block[b]->name, r->solver[s]->name, &dy);
+      char codes[256];
+      const outcome o = run_cell(r, scene, cn, r->block[b]->name, r->solver[s]->name, &dy, codes,
+                                 sizeof codes);
+      if (CHECK_SINKING && o != REFUSED)
+        cr_expect(strcmp(codes, known_flag(cell)) == 0,
+                  "%s runs and trips the monitors \"%s\", known: \"%s\"", cell, codes,
+                  known_flag(cell));
       floats += o == FLOATS;
       cr_expect_neq(o, FAILED, "%s is accepted and fails while running", cell);
       if (!CHECK_SINKING) continue;
