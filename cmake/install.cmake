@@ -13,7 +13,7 @@ include(CMakePackageConfigHelpers)
 # include lines on install; internal headers are not installed.
 set(VBC_PUBLIC_HEADERS
   core/vec.h core/error.h core/params.h core/particles.h core/kernel.h core/grid.h core/body.h
-  core/constraint.h core/coupler.h core/operator.h core/clock.h
+  core/system.h core/constraint.h core/coupler.h core/operator.h core/clock.h
   solvers/schemes/solve_params.h
   registry/benchmark.h registry/registry.h modules/builtin.h
   scene/scene.h sim/progress.h sim/run.h sim/sim_api.h)
