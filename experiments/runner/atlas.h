@@ -133,6 +133,9 @@ int vbc_atlas_write_html(const vbc_atlas *a, vbc_error *err);
 /* The fitted order of method m on case c over its levels with an error (least squares on log e
  * against log l), NAN with fewer than 2; *npoints: how many levels it used. */
 double vbc_atlas_fitted_order(const vbc_atlas *a, size_t c, size_t m, size_t *npoints);
+/* The run of sw that varies method to `method` and spacing to `spacing`, NULL if none. */
+struct vbc_sweep_case *vbc_atlas_find_run(const struct vbc_sweep *sw, const char *method,
+                                          double spacing);
 /* The sweep case (run) of case c, method m, level k, NULL if the case's sweep lacks it. */
 struct vbc_sweep_case *vbc_atlas_run_of(const vbc_atlas *a, size_t c, size_t m, size_t k);
 /* The cell of case c, method m, level k. */

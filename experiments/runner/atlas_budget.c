@@ -30,14 +30,11 @@ size_t vbc_atlas_slot(const vbc_atlas *a, size_t c, size_t m, size_t k) {
 
 static int finished(const vbc_atlas_cell *x) { return x && strcmp(x->status, "ok") == 0; }
 
-/* The probe's run of method m on case c, NULL without one. */
+/* The probe's run of method m on case c (its first level), NULL without one. */
 static vbc_sweep_case *probe_of(const vbc_atlas *a, size_t c, size_t m) {
-  const vbc_sweep *sw = a->probes ? &a->probes[c] : NULL;
-  for (size_t i = 0; sw && i < sw->ncases; ++i) {
-    const cJSON *v = sw->cases[i].values[0]; /* the sweep varies only the method */
-    if (cJSON_IsString(v) && strcmp(v->valuestring, a->spec.methods[m]) == 0) return &sw->cases[i];
-  }
-  return NULL;
+  if (a->probes == NULL || a->probes[c].ncases == 0) return NULL;
+  return vbc_atlas_find_run(&a->probes[c], a->spec.methods[m],
+                            vbc_atlas_level_number(&a->spec.cases[c], 0, "spacing"));
 }
 
 /* Why first-level cell (c, m) is not run, or "" when it runs: its probe's CPU seconds over its

@@ -24,7 +24,7 @@ static const cJSON *varied_value(const vbc_sweep *sw, const vbc_sweep_case *c, c
   return NULL;
 }
 
-static vbc_sweep_case *find_run(const vbc_sweep *sw, const char *method, double spacing) {
+vbc_sweep_case *vbc_atlas_find_run(const vbc_sweep *sw, const char *method, double spacing) {
   for (size_t i = 0; i < sw->ncases; ++i) {
     vbc_sweep_case *c = &sw->cases[i];
     const cJSON *m = varied_value(sw, c, "method"), *h = varied_value(sw, c, "spacing");
@@ -36,7 +36,7 @@ static vbc_sweep_case *find_run(const vbc_sweep *sw, const char *method, double 
 }
 
 vbc_sweep_case *vbc_atlas_run_of(const vbc_atlas *a, size_t c, size_t m, size_t k) {
-  return find_run(&a->sweeps[c], a->spec.methods[m],
+  return vbc_atlas_find_run(&a->sweeps[c], a->spec.methods[m],
                   vbc_atlas_level_number(&a->spec.cases[c], k, "spacing"));
 }
 
@@ -117,7 +117,7 @@ int vbc_atlas_collect(vbc_atlas *a, vbc_error *err) {
         vbc_atlas_cell *cell = &a->cells[a->ncells++];
         cell->c = c, cell->m = m, cell->level = k;
         cell->spacing = vbc_atlas_level_number(&a->spec.cases[c], k, "spacing");
-        read_cell(a, sw, find_run(sw, a->spec.methods[m], cell->spacing), cell);
+        read_cell(a, sw, vbc_atlas_find_run(sw, a->spec.methods[m], cell->spacing), cell);
         const char *held = a->held ? a->held[vbc_atlas_slot(a, c, m, k)] : "";
         if (strcmp(cell->status, "not run") == 0 && held[0])
           snprintf(cell->message, sizeof cell->message, "%s", held);
