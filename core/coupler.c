@@ -140,12 +140,18 @@ static int check_body_coupling(vbc_coupling *c, vbc_error *err) {
                          c->file, b->type->name, body, c->type->name, what, fate,
                          body_remedy(need, have));
   }
-  /* a load path that runs as the method's own choices leave it but carries no static load:
-   * said once here, flagged from the first step (sim/monitors.c, no_static_load) */
+  /* a load path the block has, but which the scene's other choices leave without the static
+   * load: refused like a missing trait, or under the same opt-in said once here and flagged from
+   * the first step (sim/monitors.c, no_static_load) */
   const char *why = c->type->static_load_missing ? c->type->static_load_missing(c) : NULL;
-  if (why)
-    fprintf(stderr, "vbc: warning: %s: no_static_load: body %zu under coupler %s: %s\n", c->file,
-            body, c->type->name, why);
+  if (why == NULL) return VBC_OK;
+  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->params, "uncoupled_bodies")))
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: method: body %zu under coupler %s gets no "
+                         "static load: %s; or set method.uncoupled_bodies to true for an "
+                         "ablation that wants it (the run is then flagged no_static_load)",
+                         c->file, body, c->type->name, why);
+  fprintf(stderr, "vbc: warning: %s: no_static_load: body %zu under coupler %s: %s\n", c->file,
+          body, c->type->name, why);
   return VBC_OK;
 }
 

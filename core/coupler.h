@@ -124,8 +124,9 @@ typedef struct vbc_coupler_type {
    * (an ablation that wants bodies the fluid cannot hold up). */
   unsigned body_traits;
   /* Optional: where the block has those traits but the scene's other choices still give free
-   * bodies no static load, why and what would (NULL: they get it). The set-up prints it and the
-   * run is flagged no_static_load from its first step (sim/monitors.c). */
+   * bodies no static load, why and what would (NULL: they get it). The set-up refuses the scene
+   * with that reason, unless method.uncoupled_bodies is true: then it prints it and the run is
+   * flagged no_static_load from its first step (sim/monitors.c). */
   const char *(*static_load_missing)(const vbc_coupling *c);
 } vbc_coupler_type;
 

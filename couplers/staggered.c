@@ -124,9 +124,10 @@ typedef struct staggered_state {
  * submerged 0.98 at 1.5 s; docs/notes/staggered-journal.md). Stopped by He's E (eq. 29) it
  * floats (0.492, 0.288, 0.689 for density ratios 0.5, 0.3, 0.7 at l = 0.02). So eq. 28's load
  * with a p^v solve without an error test gives free bodies no static load
- * (vbc_coupler_type.static_load_missing: said at set-up, the run flagged no_static_load). It
- * is not refused: p^v converged under He's load path is a configuration studied in its own
- * right (the wedge and the cylinder with p^v iterating, docs/notes/staggered-journal.md). */
+ * (vbc_coupler_type.static_load_missing): the set-up refuses it with this reason. p^v converged
+ * under He's load path is a configuration studied in its own right (the wedge and the cylinder
+ * with p^v iterating, docs/notes/staggered-journal.md): method.uncoupled_bodies opts in, and the
+ * run is flagged no_static_load. */
 static const char *stag_static_load_missing(const vbc_coupling *c) {
   const vbc_block *fluid = &c->block[FLUID];
   if (fluid->type != &vbc_block_staggered ||

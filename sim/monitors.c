@@ -43,7 +43,8 @@
  *    is flagged from its start (the set-up printed the stderr line), and --strict fails it.
  *  - no_static_load: the coupler says the scene's choices give the free or pinned bodies no
  *    static load (vbc_coupler_type.static_load_missing: the staggered coupler's eq. 28 load with
- *    a p^v solve stopped by its residual alone); flagged from its start like uncoupled_bodies.
+ *    a p^v solve stopped by its residual alone), which the set-up refuses unless
+ *    method.uncoupled_bodies opts in; flagged from its start like uncoupled_bodies.
  *  - omega_clamped: omega_limit "clamp" lowered a relaxed solver's factor at load below the one
  *    asked (scene/relaxation_check.c printed the line), so the run is not at, say, IISPH's
  *    omega 0.5: flagged from its start like uncoupled_bodies.

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/support.h"
 
@@ -105,7 +106,8 @@ Test(body_coupling, pairs_that_float_it_and_scenes_without_bodies_set_up) {
   static const char *const floating[][3] = {
       {"strong", "mps", NULL},           {"pms", "mps", NULL},
       {"pms", "sph_density", NULL},      {"akinci", "sph_density", NULL},
-      {"lemke_contacts", "mps", NULL},   {"staggered", "staggered", NULL},
+      {"lemke_contacts", "mps", NULL},
+      {"staggered", "staggered", "method.fluid.body_load=implicit"},
       {"staggered", "mps", NULL},        {"staggered", "sph_density", "method.prepass_move=once"}};
   for (size_t i = 0; i < sizeof floating / sizeof *floating; ++i) {
     char *err = NULL;
@@ -159,18 +161,43 @@ Test(body_coupling, an_ablation_opts_in_and_is_flagged) {
 /* Under the staggered coupler with eq. 28's load (body_load momentum) a free body's weight
  * comes only through p^d, which a p^v solve stopped by its residual alone denies it (the box
  * of ratio 0.5 sinks: 0.98 submerged at 1.5 s, l = 0.04; docs/notes/mix-matrix.md and
- * staggered-journal.md). The set-up says so, naming He's E, and the run is flagged
- * no_static_load from its first step; under He's E it is not. */
-Test(body_coupling, staggered_eq28_load_without_an_error_test_is_flagged_from_the_start) {
+ * staggered-journal.md). validate and run refuse it before step 1, naming He's E, the implicit
+ * load and the opt-in; under the opt-in the run is flagged no_static_load from its first step
+ * (and not uncoupled_bodies: the block has the coupler's trait); under He's E it runs unflagged. */
+Test(body_coupling, staggered_eq28_load_without_an_error_test_is_refused_or_flagged) {
+  char *err = NULL;
+  const char *args[] = {"validate", BUOYANCY, "--set", "spacing=0.04", "--set",
+                        "method.coupler=staggered", "--set", "method.fluid.constraint=staggered",
+                        NULL};
+  cr_assert_eq(run_vbc(args, &err), 2, "%s", err ? err : "");
+  cr_assert(err && strstr(err, "no static load") && strstr(err, "eq. 28") &&
+                strstr(err, "error_measure density") && strstr(err, "implicit") &&
+                strstr(err, "method.uncoupled_bodies") && strstr(err, "method:"),
+            "%s", err);
+  free(err);
+  err = NULL;
+  char out[512];
+  snprintf(out, sizeof out, "%s/out", test_dir("bc_refused"));
+  const char *run[] = {"run", BUOYANCY, "--out", out, "--set", "spacing=0.04", "--set",
+                       "method.coupler=staggered", "--set", "method.fluid.constraint=staggered",
+                       NULL};
+  cr_assert_eq(run_vbc(run, &err), 2, "%s", err ? err : "");
+  cr_assert(err && strstr(err, "no static load"), "%s", err);
+  cr_assert_neq(access(out, F_OK), 0, "a refused run leaves no output directory");
+  free(err);
   cJSON *s = run_scene("bc_no_static_load", BUOYANCY,
                        SETS("spacing=0.04", "method.coupler=staggered",
                             "method.fluid.constraint=staggered", "method.fluid.solver=cg",
-                            "time.end=0.01"),
-                       5);
-  const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "warnings"), 0);
+                            "method.uncoupled_bodies=true", "time.end=0.01"),
+                       6);
+  const cJSON *ws = cJSON_GetObjectItem(s, "warnings");
+  const cJSON *w = cJSON_GetArrayItem(ws, 0);
   cr_assert(w && strcmp(cJSON_GetObjectItem(w, "code")->valuestring, "no_static_load") == 0);
   cr_assert_float_eq(json_number(s, "warnings.0.first_step"), 0.0, 0.0);
   cr_assert_float_eq(json_number(s, "warnings.0.worst"), 1.0, 0.0);
+  for (int k = 0; k < cJSON_GetArraySize(ws); ++k)
+    cr_assert_str_neq(cJSON_GetObjectItem(cJSON_GetArrayItem(ws, k), "code")->valuestring,
+                      "uncoupled_bodies");
   cJSON_Delete(s);
   s = run_scene("bc_hes_e", BUOYANCY,
                 SETS("spacing=0.04", "method.coupler=staggered",
@@ -178,18 +205,9 @@ Test(body_coupling, staggered_eq28_load_without_an_error_test_is_flagged_from_th
                      "method.fluid.error_measure=density", "method.fluid.error_tolerance=0.01",
                      "time.end=0.01"),
                 7);
-  const cJSON *ws = cJSON_GetObjectItem(s, "warnings");
+  ws = cJSON_GetObjectItem(s, "warnings");
   for (int k = 0; k < cJSON_GetArraySize(ws); ++k)
     cr_assert_str_neq(cJSON_GetObjectItem(cJSON_GetArrayItem(ws, k), "code")->valuestring,
                       "no_static_load");
   cJSON_Delete(s);
-  char *err = NULL;
-  const char *args[] = {"validate", BUOYANCY, "--set", "spacing=0.04", "--set",
-                        "method.coupler=staggered", "--set", "method.fluid.constraint=staggered",
-                        NULL};
-  cr_assert_eq(run_vbc(args, &err), 0, "%s", err ? err : "");
-  cr_assert(err && strstr(err, "no_static_load") && strstr(err, "eq. 28") &&
-                strstr(err, "error_measure density") && strstr(err, "implicit"),
-            "%s", err);
-  free(err);
 }

@@ -2,7 +2,7 @@
  * fluid solver, docs/compatibility.md) on a tiny scene with a free box of half the water's
  * density held fully under water: the set-up refuses it (exit 2, before step 1), or it runs
  * 0.2 s and the box has not sunk, as Archimedes says (net upward acceleration g at rest; a
- * box the fluid does not hold up falls at g and reaches the floor 0.14 m below in 0.17 s). The
+ * box the fluid does not hold up falls at g and reaches the floor 0.1 m below in 0.14 s). The
  * floating height itself is measured elsewhere (docs/notes/method-status.md); the first 0.2 s
  * separate "buoyancy reaches the body" from "it does not" within this test's budget (one test
  * per coupler). Under the sanitizers (five to ten times slower) every cell runs 10 steps, too
@@ -25,16 +25,18 @@
 #include "sim/sim_api.h"
 #include "tests/support.h"
 
-/* Tank 0.4 m x 0.6 m, water 0.4 m deep at l = 0.04 (100 fluid particles), the 0.12 m box's
- * centre 0.2 m deep; 100 steps of 2 ms. A box the water holds up has risen 0.01-0.1 m by then
- * (the rows' coupling decides how fast); one it does not falls 0.14 m to the floor in 0.17 s. */
+/* Tank 0.4 m x 0.6 m, water 0.4 m deep at l = 0.04 (75 fluid particles), the 0.2 m box (five
+ * particles wide: every coupler resolves it, test_monitors.c has the three-particle box that
+ * Akinci's weak coupling does not hold at this step) centred 0.2 m deep; 100 steps of 2 ms. A
+ * box the water holds up has risen by then (the rows' coupling decides how fast); one it does
+ * not falls 0.1 m to the floor in 0.14 s. */
 static const char walk_scene[] =
     "{\"dim\": 2, \"spacing\": 0.04, \"time\": {\"dt\": 0.002, \"end\": 0.2},\n"
     " \"gravity\": [0, -9.81],\n"
     " \"geometry\": [{\"type\": \"fluid_box\", \"min\": [0, 0], \"max\": [0.4, 0.4]},\n"
     "              {\"type\": \"tank\", \"min\": [0, 0], \"max\": [0.4, 0.6]}],\n"
-    " \"bodies\": [{\"name\": \"box\", \"shape\": {\"type\": \"box\", \"min\": [0.14, 0.14],"
-    " \"max\": [0.26, 0.26]}, \"motion\": \"free\", \"density_ratio\": 0.5}],\n"
+    " \"bodies\": [{\"name\": \"box\", \"shape\": {\"type\": \"box\", \"min\": [0.1, 0.1],"
+    " \"max\": [0.3, 0.3]}, \"motion\": \"free\", \"density_ratio\": 0.5}],\n"
     " \"output\": {\"frames\": false}}\n";
 
 /* Cells the set-up accepts with a free body whose box sinks (below RISE_MIN), each with the
@@ -106,21 +108,18 @@ static outcome run_cell(const vbc_registry *r, const char *scene_path, const cha
 
 /* Cells that run and trip a run-time monitor (sim/monitors.c) in the walk's 0.2 s, with the
  * codes in summary.json's order and why; the test fails when this changes either way.
- * - the staggered block under its own coupler keeps the walk scene's residual test for p^v:
- *   with eq. 28's load the box gets no static load (flagged from the start,
- *   couplers/staggered.c; it rises here from its deep start and sinks later,
- *   docs/notes/mix-matrix.md), and p^v pulls more than 5 % of this 100-particle tank below
- *   -0.1 rho0 |g| H (tension);
- * - SPH rows under akinci (sph_density, dfsph): the box, three particles wide, takes the
- *   pressure force after the solve (Akinci et al.'s weak coupling), and in this 100-particle tank
- *   that pumps energy in (energy_rise from step 5; kinetic energy 13.5 J at 0.16 s under
- *   sph_density/jacobi against 0.43 J under pms/sph_density/pgs; the same tank without the box
- *   trips nothing, nor does a tighter tolerance stop it). The matrix's floating box (l = 0.04,
- *   a box 15 particles wide) is not flagged under akinci. */
+ * - the dfsph block under akinci with the relaxed solvers (jacobi, dfsph_jacobi, pgs_chebyshev):
+ *   Akinci et al.'s weak coupling (the box takes the pressure force after the solve) lets the
+ *   total energy rise by 2.0-2.8 % of M |g| H above its lowest late in the rise (energy_rise
+ *   from step 45-71, worst 0.020-0.028; measured), where pgs, mprgp and the sph_density block
+ *   stay below. With the box three particles wide every SPH cell under akinci tripped it from
+ *   step 5 (kinetic energy up to 47 J against under 1 J at h = 0.5 ms): test_monitors.c keeps
+ *   that case, flagged. */
 static const char *known_flag(const char *cell) {
-  if (strncmp(cell, "staggered/staggered/", 20) == 0) return "tension;no_static_load";
-  if (strncmp(cell, "akinci/sph_density/", 19) == 0 || strncmp(cell, "akinci/dfsph/", 13) == 0)
-    return "energy_rise";
+  static const char *const weak[] = {"akinci/dfsph/jacobi", "akinci/dfsph/dfsph_jacobi",
+                                     "akinci/dfsph/pgs_chebyshev", NULL};
+  for (const char *const *w = weak; *w; ++w)
+    if (strcmp(cell, *w) == 0) return "energy_rise";
   return "";
 }
 

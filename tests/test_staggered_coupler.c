@@ -98,12 +98,14 @@ Test(staggered_coupler, dam_break_equality_lags_unilateral_runs, .timeout = 300)
 }
 
 /* A body scene runs under the coupler (bodies are moving walls for the staggered block and meet
- * the fluid through the contact LCP). */
+ * the fluid through the contact LCP). Eq. 28's load with p^v to its residual carries no static
+ * load, which the set-up refuses: the test opts in (method.uncoupled_bodies). */
 Test(staggered_coupler, a_body_scene_runs, .timeout = 120) {
   cJSON *s = run_scene("stag_coupler_bodies", source_path(BODIES),
                        SETS("time.end=0.05", "method.coupler=staggered",
-                            "method.fluid.constraint=staggered", "method.fluid.solver=cg"),
-                       4);
+                            "method.fluid.constraint=staggered", "method.fluid.solver=cg",
+                            "method.uncoupled_bodies=true"),
+                       5);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
   cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
                        cJSON_GetObjectItem(s, "solver"), "stages"), 2), "label")->valuestring,

@@ -156,7 +156,9 @@ Test(staggered_pd, a_free_box_floats_on_hes_load_path_at_hes_error, .timeout = 6
   const double iterations = json_number(s, "solver.stages.1.iterations_mean");
   cJSON_Delete(s);
   s = run_scene("spd_free_residual", scene,
-                SETS(common[0], common[1], common[2], common[3], common[4], "time.end=1.0"), 6);
+                SETS(common[0], common[1], common[2], common[3], common[4], "time.end=1.0",
+                     "method.uncoupled_bodies=true"),
+                7);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
   const double residual = json_number(s, "metrics.submerged_ratio");
   cJSON_Delete(s);
@@ -178,7 +180,9 @@ Test(staggered_pd, p_v_iterating_denies_p_d_the_free_box_weight, .timeout = 60) 
                                 "method.fluid.constraint=staggered", "method.fluid.solver=cg",
                                 "method.fluid.body_load=momentum", "time.end=0.2"};
   cJSON *s = run_scene("spd_split_residual", scene,
-                       SETS(common[0], common[1], common[2], common[3], common[4], common[5]), 6);
+                       SETS(common[0], common[1], common[2], common[3], common[4], common[5],
+                            "method.uncoupled_bodies=true"),
+                       7);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
   const double iterating = json_number(s, "solver.stages.0.mean_body_force_y") / weight;
   const double iterations = json_number(s, "solver.stages.1.iterations_mean");

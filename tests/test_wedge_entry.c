@@ -268,8 +268,7 @@ Test(wedge_entry, the_momentum_estimate_matches_its_closed_form) {
  * slamming load, as Wagner's theory is known to). */
 Test(wedge_entry, the_benchmark_reports_the_momentum_estimate, .timeout = 60) {
   cJSON *s = run_scene("wedge_wagner", source_path("experiments/scenes/wedge_entry.json"),
-                       SETS("spacing=0.04", "time.end=0.006", "method.fluid.error_tolerance=0"),
-                       3);
+                       SETS("spacing=0.04", "time.end=0.006"), 2);
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
   const vbc_wedge_entry_model m = {30.0 * M_PI / 180.0, 0.5, 241.0, 1000.0, 6.15, 9.81,
                                    VBC_WETTING_WAGNER};
