@@ -263,8 +263,12 @@ typedef struct vbc_solver_type {
   /* Optional (NULL: none). The key of the relaxation factor omega of a scheme that converges on
    * a lattice only while omega < 2 / lambda_max(D^-1 A) (relaxed Jacobi); its key KEY_limit
    * says what to do above the bound: "warn", "clamp" (to 0.9 times the bound) or "off". The
-   * scene's set-up compares omega with the blocks' lattice_lambda_max before step 1. */
+   * scene's set-up compares omega with the blocks' lattice_lambda_max before step 1. A failure
+   * after a diverged solve of such a scheme tells to lower it. */
   const char *relaxation_key;
+  /* Optional (NULL: none): when the scheme's residual can grow, and what to try then, for the
+   * message of a run that fails after a solve of it diverged (sim/run.c). */
+  const char *divergence_hint;
   /* Nonzero: iterate never reads rows.residual, so the solve loop may leave out the residual
    * pass of an iteration whose stopping test cannot hold yet (vbc_solve). */
   int residual_free;

@@ -119,15 +119,15 @@ static void name_divergence(const vbc_step_report *rep, vbc_error *err) {
     snprintf(msg, sizeof msg, "%s", err->message);
     const int code = err->code;
     vbc_error_clear(err);
+    const char *hint = r->solver->relaxation_key
+                           ? "lower its relaxation (the set-up's bound holds for the rows of the "
+                             "first two steps only; rows added later, as contacts, can lower it) "
+                             "or use pgs"
+                           : r->solver->divergence_hint;
     vbc_error_set(err, code, "stage %s: %s diverged (its residual ended %.3g times where it "
-                  "started, after %d iterations)%s; then: %s", r->label, r->solver->name,
-                  res->residual / res->residual_ref, res->iterations,
-                  r->solver->relaxation_key
-                      ? ": lower its relaxation (the set-up's bound holds for the rows of the "
-                        "first two steps only; rows added later, as contacts, can lower it) or "
-                        "use pgs"
-                      : "",
-                  msg);
+                  "started, after %d iterations)%s%s; then: %s", r->label, r->solver->name,
+                  res->residual / res->residual_ref, res->iterations, hint ? ": " : "",
+                  hint ? hint : "", msg);
     return;
   }
 }
