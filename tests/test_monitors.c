@@ -205,29 +205,14 @@ static const char light_small_box[] =
     "              \"motion\": \"free\", \"density_ratio\": 0.5}],\n"
     " \"output\": {\"frames\": false}}\n";
 
-static cJSON *iisph_run(const char *name, const char *scene, const char *dt) {
-  char out[512];
-  snprintf(out, sizeof out, "%s/out", test_dir(name));
-  const char *args[] = {"run", scene, "--method", "iisph", "--quiet", "--threads", "1", "--out",
-                        out, "--set", dt, NULL};
-  char *err = NULL;
-  cr_assert_eq(run_vbc(args, &err), 0, "%s", err ? err : "");
-  free(err);
-  char path[600];
-  snprintf(path, sizeof path, "%s/summary.json", out);
-  cJSON *s = read_json(path);
-  cr_assert_not_null(s);
-  return s;
-}
-
 Test(monitors, weak_coupling_pumping_energy_into_a_light_small_box_is_flagged) {
   const char *scene = write_text(test_dir("mon_weak_scene"), "scene.json", light_small_box);
-  cJSON *s = iisph_run("mon_weak_2ms", scene, "time.dt=0.002");
+  cJSON *s = run_scene_method("mon_weak_2ms", scene, "iisph", SETS("time.dt=0.002"), 1);
   cr_assert_str_eq(first_warning(s), "energy_rise");
   cr_assert_lt(json_number(s, "warnings.0.first_step"), 20.0);
   cr_assert_gt(json_number(s, "warnings.0.worst"), 0.05);
   cJSON_Delete(s);
-  s = iisph_run("mon_weak_05ms", scene, "time.dt=0.0005");
+  s = run_scene_method("mon_weak_05ms", scene, "iisph", SETS("time.dt=0.0005"), 1);
   cr_assert_str_eq(first_warning(s), "");
   cJSON_Delete(s);
 }
