@@ -140,9 +140,10 @@ int vbc_compatibility_print_markdown(const vbc_registry *r, FILE *out, vbc_error
           "Every coupler × fluid constraint × fluid solver, set up on two tiny 2D scenes exactly "
           "as `vbc validate` and `vbc run` do before the first step: water at rest in a tank, "
           "and the same with a free box of half the water's density. **runs**: the set-up "
-          "accepts it (**flagged**: and the run carries that warning in `summary.json` from "
-          "its first step); otherwise the refusal (exit 2) as `vbc validate` prints it, after "
-          "the scene file's name. Whether a combination that runs gives meaningful physics is a "
+          "accepts it; otherwise the refusal (exit 2) as `vbc validate` prints it, after the "
+          "scene file's name. A refusal that names `method.uncoupled_bodies` runs under that "
+          "opt-in, for an ablation, and the run is then flagged in `summary.json`'s `warnings` "
+          "from its first step. Whether a combination that runs gives meaningful physics is a "
           "measurement, not a set-up check: see docs/notes/method-status.md. Contact blocks "
           "take `method.contact.solver` where the coupler has one (`lemke_contacts`: lemke).\n\n",
           out);
