@@ -95,7 +95,8 @@ static const struct {
     [VBC_WARNING_ITERATION_ZERO] = {"iteration_zero",
                                     "a solve stopped by its mean-error test at iteration 0 while "
                                     "its largest row error was above 10 times the tolerance "
-                                    "(worst: that error over the tolerance)"},
+                                    "(worst: that error over the tolerance; min_iterations 1 or "
+                                    "more, as IISPH's 2, makes every solve iterate)"},
     [VBC_WARNING_FLUID_IN_BODY] = {"fluid_in_body",
                                    "a fluid particle more than l/2 inside a rigid body (worst: "
                                    "the deepest contact depth over l)"},
@@ -116,7 +117,8 @@ static const struct {
     [VBC_WARNING_ROW_ERROR] = {"row_error",
                                "a solve stopped by its mean-error test while its largest row "
                                "error was above 30 times the tolerance (worst: that error "
-                               "over the tolerance)"},
+                               "over the tolerance; a smaller error_tolerance lowers it, and 0 "
+                               "leaves the residual test alone)"},
     [VBC_WARNING_TENSION] = {"tension",
                              "more than 5 % of the fluid particles with a pressure below -0.1 "
                              "rho0 |g| H (H the fluid's height at the start): the pressure solve "
