@@ -139,10 +139,7 @@ static int cg_stats(const void *state, vbc_solve_stats *out, vbc_error *err) {
 
 const vbc_solver_type vbc_solver_cg = {
     .name = "cg",
-    .divergence_hint = "a Krylov solve diverges where its operator is not positive definite on "
-                       "its rows (the equality forms of mps and sph_density keep near-null "
-                       "pressure modes: docs/krylov.md): solve the one-sided rows (equality "
-                       "false) with mprgp or pgs",
+    .divergence_hint = vbc_krylov_divergence_hint,
     .summary = "preconditioned conjugate gradients (none, jacobi, ssor, ic0) on equality rows "
                "(He et al. 2012, Table 1)",
     .params = cg_params,

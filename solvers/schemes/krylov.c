@@ -8,6 +8,11 @@
 #include "core/reduce.h"
 #include "solvers/schemes/krylov.h"
 
+const char vbc_krylov_divergence_hint[] =
+    "a Krylov solve diverges where its operator is not positive definite on its rows (the "
+    "equality forms of mps and sph_density keep near-null pressure modes: docs/krylov.md): solve "
+    "the one-sided rows (equality false) with mprgp or pgs";
+
 void vbc_krylov_free(vbc_krylov *k) {
   void *p[] = {k->unknown, k->lo, k->hi, k->diag, k->x, k->r, k->applied, k->tmp, k->prod};
   for (size_t i = 0; i < sizeof p / sizeof *p; ++i) free(p[i]);

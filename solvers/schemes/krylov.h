@@ -24,6 +24,10 @@ typedef struct vbc_krylov {
   int residual_current;                /* r is the residual at the velocities as they are */
 } vbc_krylov;
 
+/* The failure message's advice after a cg or mprgp solve diverged (vbc_solver_type
+ * .divergence_hint). */
+extern const char vbc_krylov_divergence_hint[];
+
 void vbc_krylov_free(vbc_krylov *k);
 /* Gather the rows of pb at the start of a solve (a solver's begin): bounds, diagonal, unknowns,
  * impulses; zero `applied`. The residual is not known yet (vbc_solve computes it after begin). */

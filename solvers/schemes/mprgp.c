@@ -386,10 +386,7 @@ static int mprgp_stats(const void *state, vbc_solve_stats *out, vbc_error *err) 
 
 const vbc_solver_type vbc_solver_mprgp = {
     .name = "mprgp",
-    .divergence_hint = "a Krylov solve diverges where its operator is not positive definite on "
-                       "its rows (the equality forms of mps and sph_density keep near-null "
-                       "pressure modes: docs/krylov.md): solve the one-sided rows (equality "
-                       "false) with mprgp or pgs",
+    .divergence_hint = vbc_krylov_divergence_hint,
     .summary = "MPRGP: conjugate gradients on the free rows with expansion and proportioning "
                "steps, for the bound-constrained problem pgs solves (Dostál & Schöberl 2005)",
     .params = mprgp_params,
