@@ -259,6 +259,13 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
                             (rho * rho)
                       : 0.0;
   }
+  /* every fluid particle has a row, so s->w holds W_ij of every entry of the fluid's lists: the
+   * explicit terms after this prepare (XSPH under dfsph) read them instead of the kernel */
+  if (s->k.type == sys->sph.type && s->k.dim == sys->sph.dim && s->k.H == sys->sph.H &&
+      s->k.sigma == sys->sph.sigma) {
+    sys->pair_w = s->w;
+    sys->pair_w_build = nb->build;
+  }
   return VBC_OK;
 }
 
