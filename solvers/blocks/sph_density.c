@@ -89,6 +89,7 @@ typedef struct sph_state {
   double *w;           /* per pair: W_ij, rows only (the smoothed pressure reads it again) */
   int32_t *pair_row;   /* per pair: row_of[j], rows only, so that apply streams it */
   vbc_vec *g;          /* per row: sum_j V_j grad W_ij */
+  uint32_t *within;    /* per row: how many neighbours lie closer than H (dfsph's sparse rows) */
 } sph_state;
 
 static const char *const sph_error_measures[] = {"active_rows", "positive_pressure", NULL};
@@ -146,7 +147,7 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
 static void sph_free(void *state) {
   sph_state *s = state;
   void *const arrays[] = {s->row_of, s->particle_of, s->moving, s->volume,  s->density,
-                          s->grad,   s->w,           s->pair_row, s->g};
+                          s->grad,   s->w,           s->pair_row, s->g, s->within};
   for (size_t a = 0; a < sizeof arrays / sizeof *arrays; ++a) free(arrays[a]);
   free(s);
 }
@@ -155,13 +156,14 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
                            vbc_error *err) {
   void *const per_particle[] = {&s->row_of, &s->volume, &s->density};
   const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->volume, sizeof *s->density};
-  void *const per_row[] = {&s->particle_of, &s->g, &s->moving};
-  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g, sizeof *s->moving};
+  void *const per_row[] = {&s->particle_of, &s->g, &s->moving, &s->within};
+  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g, sizeof *s->moving,
+                              sizeof *s->within};
   if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
       vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad, &s->w, &s->pair_row},
                (size_t[]){sizeof *s->grad, sizeof *s->w, sizeof *s->pair_row}, 3,
                err) != VBC_OK ||
-      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 3, err) != VBC_OK)
+      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 4, err) != VBC_OK)
     return err->code;
   return VBC_OK;
 }
@@ -210,7 +212,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
-  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
+  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0), H = sys->sph.H;
   /* which particles have rows, and their volumes, in parallel (has_row scans the lists of walls;
    * one team for both), then the rows' numbers in particle order */
 #pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
@@ -234,8 +236,10 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
     size_t i = s->particle_of[r];
     double vol = s->volume[i] * w0, diag_j = 0.0;
     vbc_vec g = vbc_vec_zero();
+    uint32_t within = 0;
     for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
       size_t j = nb->index[q];
+      within += nb->dist[q] < H;
       vbc_vec gw = vbc_vec_scale(
           vbc_sph_W_gradW_q(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q],
                             qk ? qk[q] : nb->dist[q] / s->k.H, &s->w[q]),
@@ -248,6 +252,7 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
       diag_j += vbc_system_inv_mass(sys, j) * c * c * vbc_vec_norm2(gw);
     }
     double rho = rho0 * vol;
+    s->within[r] = within;
     s->density[i] = rho;
     s->g[r] = g;
     double inv_m = vbc_system_inv_mass(sys, i);
@@ -478,6 +483,7 @@ void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
   view->grad = s->grad;
   view->pair_row = s->pair_row;
   view->g = s->g;
+  view->within = s->within;
   view->moving = s->moving;
   view->nmoving = s->nmoving;
   view->cell = s->cell;
