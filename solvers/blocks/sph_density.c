@@ -207,6 +207,59 @@ static double pressure_mass(const sph_state *s, const vbc_system *sys, size_t i)
                                               : sys->density * s->volume[i];
 }
 
+/* The pairs of particle i: W_ij, grad W_ij and row_of[j] kept per pair, and the row's sums (in
+ * vbc_sph_W_gradW_q's operations; cubic, a constant at each call, selects the cubic spline's
+ * branch-free form, vbc_sph_cubic_W_dW_q: the same bits, and about an eighth less time for the
+ * prepare of the 3D peer dam break). The arrays and constants are read into locals first: the stores into the
+ * per-pair arrays could otherwise alias them, and every pair would load them again. */
+static inline void pair_terms(const sph_state *s, const vbc_system *sys, size_t i,
+                              const double *qk, double H, int cubic, double *vol_sum,
+                              vbc_vec *g_sum, double *diag_sum, uint32_t *within_count) {
+  const vbc_sph_kernel k = s->k;
+  const double gs = s->grad_scale, rho0 = sys->density;
+  const vbc_neighbors *nb = sys->nbrs;
+  const uint32_t *index = nb->index;
+  const double *dist = nb->dist, *volume = s->volume;
+  const long *row_of = s->row_of;
+  const vbc_vec *pos = sys->particles->pos;
+  const double *override = sys->inv_mass_override; /* vbc_system_inv_mass, its loads hoisted */
+  const unsigned char *kind = sys->particles->kind;
+  const double inv_fluid = 1.0 / sys->fluid_mass;
+  vbc_vec *grad = s->grad;
+  double *w = s->w;
+  int32_t *pair_row = s->pair_row;
+  const vbc_vec pi = pos[i];
+  const size_t end = nb->start[i + 1];
+  double vol = *vol_sum, diag_j = *diag_sum;
+  vbc_vec g = *g_sum;
+  uint32_t within = 0;
+  for (size_t q = nb->start[i]; q < end; ++q) {
+    const size_t j = index[q];
+    const double d = dist[q], qv = qk ? qk[q] : d / k.H;
+    within += d < H;
+    double wq;
+    vbc_vec gw;
+    if (cubic) {
+      double dw;
+      vbc_sph_cubic_W_dW_q(&k, qv, &wq, &dw);
+      gw = d <= 0.0 ? vbc_vec_zero() : vbc_vec_scale(vbc_vec_sub(pi, pos[j]), dw / d);
+    } else {
+      gw = vbc_sph_W_gradW_q(&k, vbc_vec_sub(pi, pos[j]), d, qv, &wq);
+    }
+    gw = vbc_vec_scale(gw, gs);
+    w[q] = wq;
+    grad[q] = gw;
+    pair_row[q] = (int32_t)row_of[j];
+    const double vj = volume[j];
+    vol += vj * wq;
+    g = vbc_vec_axpy(g, vj, gw);
+    const double c = rho0 * vj;
+    const double inv_m = override ? override[j] : kind[j] == VBC_FLUID ? inv_fluid : 0.0;
+    diag_j += inv_m * c * c * vbc_vec_norm2(gw);
+  }
+  *vol_sum = vol, *diag_sum = diag_j, *g_sum = g, *within_count = within;
+}
+
 static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
   sph_state *s = state;
   const vbc_particles *p = sys->particles;
@@ -231,26 +284,15 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   for (size_t r = 0; r < nrows; ++r)
     if (vbc_system_inv_mass(sys, s->particle_of[r]) > 0.0) s->moving[s->nmoving++] = (uint32_t)r;
   const double *qk = nb->q_scale == s->k.H ? nb->q : NULL; /* r / H per pair, if listed */
+  const int cubic = s->k.type == VBC_SPH_CUBIC_SPLINE;
 #pragma omp parallel for schedule(guided, 4) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     double vol = s->volume[i] * w0, diag_j = 0.0;
     vbc_vec g = vbc_vec_zero();
     uint32_t within = 0;
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      size_t j = nb->index[q];
-      within += nb->dist[q] < H;
-      vbc_vec gw = vbc_vec_scale(
-          vbc_sph_W_gradW_q(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q],
-                            qk ? qk[q] : nb->dist[q] / s->k.H, &s->w[q]),
-          s->grad_scale);
-      s->grad[q] = gw;
-      s->pair_row[q] = (int32_t)s->row_of[j];
-      vol += s->volume[j] * s->w[q];
-      g = vbc_vec_axpy(g, s->volume[j], gw);
-      double c = rho0 * s->volume[j];
-      diag_j += vbc_system_inv_mass(sys, j) * c * c * vbc_vec_norm2(gw);
-    }
+    if (cubic) pair_terms(s, sys, i, qk, H, 1, &vol, &g, &diag_j, &within);
+    else pair_terms(s, sys, i, qk, H, 0, &vol, &g, &diag_j, &within);
     double rho = rho0 * vol;
     s->within[r] = within;
     s->density[i] = rho;
