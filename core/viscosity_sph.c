@@ -54,7 +54,8 @@ static inline double xsph_w(const vbc_sph_kernel *k, const vbc_neighbors *nb, co
   return qk ? vbc_sph_W_q(k, qk[q]) : vbc_sph_W(k, nb->dist[q]);
 }
 
-/* One fluid particle's XSPH sum; kept (a constant wk at each call) is 1 when wk holds W_ij. */
+/* One fluid particle's XSPH sum, from wk where it is given (NULL or not: a constant at each
+ * call), else from the kernel. */
 static inline vbc_vec xsph_sum(const vbc_system *sys, size_t i, const double *wk,
                                const double *qk) {
   const vbc_particles *p = sys->particles;

@@ -209,9 +209,9 @@ static double pressure_mass(const sph_state *s, const vbc_system *sys, size_t i)
 
 /* The pairs of particle i: W_ij, grad W_ij and row_of[j] kept per pair, and the row's sums (in
  * vbc_sph_W_gradW_q's operations; cubic, a constant at each call, selects the cubic spline's
- * branch-free form, vbc_sph_cubic_W_dW_q: the same bits, and about an eighth less time for the
- * prepare of the 3D peer dam break). The arrays and constants are read into locals first: the stores into the
- * per-pair arrays could otherwise alias them, and every pair would load them again. */
+ * branch-free form, vbc_sph_cubic_W_dW_q: the same bits). The arrays and constants are read into
+ * locals first: the stores into the per-pair arrays could otherwise alias them, and every pair
+ * would load them again. Both take about an eighth off the prepare of the 3D peer dam break. */
 static inline void pair_terms(const sph_state *s, const vbc_system *sys, size_t i,
                               const double *qk, double H, int cubic, double *vol_sum,
                               vbc_vec *g_sum, double *diag_sum, uint32_t *within_count) {
