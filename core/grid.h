@@ -67,6 +67,8 @@ typedef struct vbc_neighbors {
   size_t nchunks;
   int plain;       /* set by the caller: 1 keeps the search on its plain loops where the AVX-512
                       ones could run (core/grid_scan.h; the same lists: tests/test_grid.c) */
+  unsigned long build; /* counts the builds, so that values kept per pair can say which lists
+                          they belong to (vbc_system.pair_w) */
 } vbc_neighbors;
 
 typedef struct vbc_colouring {

@@ -123,6 +123,7 @@ static int lists_reserve(vbc_neighbors *nb, size_t n, double radius, vbc_error *
     return err->code;
   nb->n = n;
   nb->radius = radius;
+  nb->build++;
   memset(nb->start, 0, (n + 1) * sizeof *nb->start);
   const size_t nchunks = (n + CHUNK - 1) / CHUNK;
   if (nchunks > nb->nchunks) {

@@ -91,6 +91,20 @@ static inline vbc_vec vbc_sph_gradW(const vbc_sph_kernel *k, vbc_vec rij, double
   return vbc_vec_scale(rij, vbc_sph_dW(k, r) / r);
 }
 
+/* W and dW/dr of the cubic spline at q = r / H (any q >= 0), the values of vbc_sph_W_q and
+ * vbc_sph_dW_q by the same operations, with both sides of q = 1/2 computed and one selected: no
+ * branch to mispredict where the nearest neighbours of a lattice sit at q close to 1/2. */
+static inline void vbc_sph_cubic_W_dW_q(const vbc_sph_kernel *k, double q, double *w,
+                                        double *dw) {
+  const double t = 1.0 - q, s = k->sigma_over_H;
+  const double w_in = k->sigma * (6.0 * q * q * q - 6.0 * q * q + 1.0);
+  const double w_out = k->sigma * 2.0 * t * t * t;
+  const double dw_in = s * (18.0 * q * q - 12.0 * q), dw_out = -6.0 * s * t * t;
+  const int inner = q <= 0.5, inside = q < 1.0;
+  *w = inside ? (inner ? w_in : w_out) : 0.0;
+  *dw = inside ? (inner ? dw_in : dw_out) : 0.0;
+}
+
 /* grad W and, in *w, W of one pair from one q = r / H (given): the values of vbc_sph_gradW and
  * vbc_sph_W. */
 static inline vbc_vec vbc_sph_W_gradW_q(const vbc_sph_kernel *k, vbc_vec rij, double r, double q,

@@ -69,6 +69,12 @@ typedef struct vbc_system {
    * fluid first, one thread got the fluid and the other the walls to skip. */
   const uint32_t *fluid;
   size_t nfluid;
+  /* NULL, or W_ij of sys->sph for every entry of the fluid particles' lists in nbrs, left by a
+   * block's prepare that computed them (sph_density's) for the explicit terms after it (XSPH,
+   * under a coupler that prepares its rows before them: dfsph). Valid only while nbrs->build is
+   * pair_w_build: the lists, and so the positions, of the prepare that computed them. */
+  const double *pair_w;
+  unsigned long pair_w_build;
 } vbc_system;
 
 /* How many particles a loop over the fluid visits, and the k-th of them: the fluid list when

@@ -46,24 +46,43 @@
 #include "core/viscosity.h"
 #include "core/viscosity_sph.h"
 
+/* W_ij of list entry q: the value a block's prepare left for these lists (sys->pair_w, the same
+ * bits), else the kernel at q = r / H as listed, else at r. */
+static inline double xsph_w(const vbc_sph_kernel *k, const vbc_neighbors *nb, const double *wk,
+                            const double *qk, size_t q) {
+  if (wk) return wk[q];
+  return qk ? vbc_sph_W_q(k, qk[q]) : vbc_sph_W(k, nb->dist[q]);
+}
+
+/* One fluid particle's XSPH sum, from wk where it is given (NULL or not: a constant at each
+ * call), else from the kernel. */
+static inline vbc_vec xsph_sum(const vbc_system *sys, size_t i, const double *wk,
+                               const double *qk) {
+  const vbc_particles *p = sys->particles;
+  const vbc_neighbors *nb = sys->nbrs;
+  vbc_vec a = vbc_vec_zero();
+  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
+    size_t j = nb->index[q];
+    if (p->kind[j] != VBC_FLUID) continue;
+    const double w = xsph_w(&sys->sph, nb, wk, qk, q);
+    a = vbc_vec_axpy(a, w, vbc_vec_sub(p->vel[j], p->vel[i]));
+  }
+  return a;
+}
+
 void vbc_xsph_add(const vbc_system *sys, double alpha, vbc_vec *acc) {
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   const vbc_sph_kernel *k = &sys->sph;
   const double coef = alpha / sys->dt * pow(sys->spacing, sys->dim);
   const double *qk = nb->q_scale == k->H ? nb->q : NULL; /* r / H per pair, if listed */
+  const double *wk = sys->pair_w && sys->pair_w_build == nb->build ? sys->pair_w : NULL;
   const size_t nf = vbc_fluid_count(sys);
 #pragma omp parallel for schedule(guided, 4) if (nf >= VBC_PARALLEL_MIN)
   for (size_t m = 0; m < nf; ++m) {
     const size_t i = vbc_fluid_at(sys, m);
     if (p->kind[i] != VBC_FLUID) continue;
-    vbc_vec a = vbc_vec_zero();
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      size_t j = nb->index[q];
-      if (p->kind[j] != VBC_FLUID) continue;
-      const double w = qk ? vbc_sph_W_q(k, qk[q]) : vbc_sph_W(k, nb->dist[q]);
-      a = vbc_vec_axpy(a, w, vbc_vec_sub(p->vel[j], p->vel[i]));
-    }
+    const vbc_vec a = wk ? xsph_sum(sys, i, wk, NULL) : xsph_sum(sys, i, NULL, qk);
     acc[i] = vbc_vec_axpy(acc[i], coef, a);
   }
 }

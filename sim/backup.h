@@ -13,6 +13,11 @@ typedef struct vbc_backup {
   vbc_vec *pos, *vel;
   double *pressure, *pressure_smoothed, *number_density;
   vbc_body *bodies; /* their poses for the failure frame only: the sim's are not restored */
+  /* Walls never move (sim/sim.c's neighbour search relies on it too): their positions and
+   * velocities are copied by the first save only; later saves copy those of the particles in
+   * moving[0..nmoving), runs [begin, end) of the particles that are not walls. */
+  size_t *moving, nmoving;
+  int walls_kept;
   size_t nbodies;
   double time;
 } vbc_backup;

@@ -6,7 +6,9 @@
  * still; a run is bit-identical on 1 and 2 threads; a floating box floats near Archimedes; bad
  * keys and a wrong fluid block exit 2; the block's own residual and apply passes (its sums in
  * another order, dfsph_passes.c) equal sph_density's to round-off; the warm start's residual pass
- * serves as the solve's reference with the bits of a fresh one. */
+ * serves as the solve's reference with the bits of a fresh one; the kernel values the rows'
+ * prepare leaves for XSPH are the kernel's, and XSPH reads them only for the lists they belong
+ * to; the divergence rows' neighbour count within H is the lists'. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "core/constraint.h"
 #include "core/kernel.h"
+#include "core/viscosity_sph.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/blocks/dfsph_passes.h"
 #include "solvers/schemes/schemes.h"
@@ -451,4 +454,63 @@ Test(dfsph, wrong_blocks_exit_2) {
                 strstr(err, "bilateral"),
             "message: %s", err ? err : "");
   free(err);
+}
+
+/* XSPH on the block's particles, acc zeroed first. */
+static void xsph(fixture *f, vbc_vec *acc) {
+  memset(acc, 0, f->p.n * sizeof *acc);
+  vbc_xsph_add(&f->sys, 0.01, acc);
+}
+
+/* The prepare leaves W_ij of every pair of the fluid's lists (vbc_system.pair_w) with the kernel's
+ * bits, for this build of the lists; XSPH with them gives the bits it gives with the kernel, and
+ * does not read them once the lists are rebuilt. */
+Test(dfsph, prepare_leaves_the_kernel_values_for_xsph) {
+  fixture f;
+  setup_block(&f, 12, -1.0);
+  const vbc_neighbors *nb = &f.nbrs;
+  cr_assert_not_null(f.sys.pair_w);
+  cr_assert_eq(f.sys.pair_w_build, nb->build);
+  for (size_t i = 0; i < f.p.n; ++i)
+    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q)
+      cr_assert(f.sys.pair_w[q] == vbc_sph_W(&f.sys.sph, nb->dist[q]), "pair %zu", q);
+  vbc_vec *with = calloc(f.p.n, sizeof *with), *without = calloc(f.p.n, sizeof *without);
+  double *poison = calloc(nb->npairs, sizeof *poison);
+  cr_assert(with && without && poison);
+  xsph(&f, with);
+  f.sys.pair_w = NULL;
+  xsph(&f, without);
+  cr_assert_eq(memcmp(with, without, f.p.n * sizeof *with), 0, "XSPH: other bits with pair_w");
+  double largest = 0.0;
+  for (size_t i = 0; i < f.p.n; ++i) largest = fmax(largest, vbc_vec_norm(without[i]));
+  cr_assert_gt(largest, 0.0);
+  for (size_t q = 0; q < nb->npairs; ++q) poison[q] = 1.0;
+  f.sys.pair_w = poison; /* values of these lists: read */
+  xsph(&f, with);
+  cr_assert_neq(memcmp(with, without, f.p.n * sizeof *with), 0, "pair_w not read");
+  vbc_error err = {0};
+  cr_assert_eq(vbc_neighbors_build(&f.nbrs, &f.grid, f.p.pos, f.sys.sph.H, &err), 0);
+  cr_assert_eq(nb->build, f.sys.pair_w_build + 1);
+  xsph(&f, with); /* the lists rebuilt: the values of the old ones are not read */
+  cr_assert_eq(memcmp(with, without, f.p.n * sizeof *with), 0, "stale pair_w read");
+  free(with), free(without), free(poison);
+  teardown(&f);
+}
+
+/* The divergence rows of particles with fewer than 7 neighbours within H (2D; counted by
+ * sph_density's prepare) are inert, every other row is not: the count is the lists'. */
+Test(dfsph, divergence_rows_count_the_neighbours_within_h) {
+  fixture f;
+  setup_block(&f, 12, -1.0);
+  const vbc_neighbors *nb = &f.nbrs;
+  cr_assert_eq(f.block.rows.n, f.p.n); /* fluid only: row r is particle r */
+  size_t sparse = 0;
+  for (size_t r = 0; r < f.block.rows.n; ++r) {
+    size_t n = 0;
+    for (size_t q = nb->start[r]; q < nb->start[r + 1]; ++q) n += nb->dist[q] < f.sys.sph.H;
+    sparse += n < 7;
+    cr_assert_eq(f.block.rows.diag[r] == 0.0, n < 7, "row %zu: %zu neighbours", r, n);
+  }
+  cr_assert_gt(sparse, 0); /* the rim */
+  teardown(&f);
 }

@@ -193,3 +193,24 @@ Test(sph_kernel, lattice_stability_under_pressure_matches_the_tank) {
   cr_assert_gt(lattice_growth(&m21, 2, 32), 0.01);
   cr_assert_lt(lattice_growth(&m25, 2, 32), 1e-3);
 }
+
+/* The cubic spline's branch-free W and dW/dr (sph_density's prepare) are vbc_sph_W_q's and
+ * vbc_sph_dW_q's bits at every q, around q = 1/2 and q = 1 too, in 2D and 3D. */
+Test(sph_kernel, cubic_branch_free_form_has_the_same_bits) {
+  for (int dim = 2; dim <= 3; ++dim) {
+    const vbc_sph_kernel k = vbc_sph_kernel_make(VBC_SPH_CUBIC_SPLINE, 0.1, dim);
+    size_t inner = 0, outer = 0, beyond = 0;
+    for (int n = 0; n <= 240000; ++n) {
+      const double q = n < 200000 ? n / 160000.0 : nextafter(0.5, n % 2 ? 0.0 : 1.0) +
+                                                        (n - 200000) * 1e-17;
+      double w, dw;
+      vbc_sph_cubic_W_dW_q(&k, q, &w, &dw);
+      cr_assert(w == vbc_sph_W_q(&k, q) && signbit(w) == signbit(vbc_sph_W_q(&k, q)),
+                "W at q = %.17g", q);
+      cr_assert(dw == vbc_sph_dW_q(&k, q) && signbit(dw) == signbit(vbc_sph_dW_q(&k, q)),
+                "dW at q = %.17g", q);
+      inner += q <= 0.5, outer += q > 0.5 && q < 1.0, beyond += q >= 1.0;
+    }
+    cr_assert(inner > 0 && outer > 0 && beyond > 0);
+  }
+}

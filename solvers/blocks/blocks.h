@@ -29,6 +29,7 @@ typedef struct vbc_sph_rows_view {
   const vbc_vec *grad;
   const int32_t *pair_row;
   const vbc_vec *g;
+  const uint32_t *within; /* per row: neighbours closer than H */
   const uint32_t *moving;
   size_t nmoving;
   double cell;       /* the volume of a fluid particle, l^d / S */

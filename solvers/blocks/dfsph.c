@@ -51,6 +51,8 @@ typedef struct dfsph_state {
   int same_positions;  /* next prepare reuses the last one's geometry */
   int uniform_volume;  /* every particle has the lattice volume (dfsph_passes.c) */
   int wide;            /* the passes' AVX-512VL form (dfsph_passes.c) */
+  size_t fluid_rows;   /* with fluid_first: the rows of fluid particles are rows [0, fluid_rows) */
+  int fluid_first;
   int warm_start, error_measure, min_neighbours;
   double warm_start_factor;
   size_t cap_rows, cap_particles;
@@ -168,25 +170,17 @@ static int ensure_capacity(dfsph_state *s, size_t nrows, size_t np, vbc_error *e
   return VBC_OK;
 }
 
-/* The number of neighbours of particle i within the kernel's support H (the lists may reach
- * further when another block needs it). */
-static size_t neighbours_within(const vbc_system *sys, size_t i) {
-  const vbc_neighbors *nb = sys->nbrs;
-  size_t n = 0;
-  for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) n += nb->dist[q] < sys->sph.H;
-  return n;
-}
-
-/* The targets of this solve; the divergence rows of deficient neighbourhoods inert. */
-static void set_targets(const dfsph_state *s, const vbc_system *sys, vbc_rows *rows) {
+/* The targets of this solve; the divergence rows of deficient neighbourhoods (fewer neighbours
+ * within the kernel's support H than min_neighbours, counted by sph_density's prepare: the lists
+ * may reach further when another block needs it) inert. */
+static void set_targets(const dfsph_state *s, vbc_rows *rows) {
   vbc_sph_rows_view view;
   vbc_sph_density_view(s->sph, &view);
   const int divergence = s->rows == VBC_DFSPH_DIVERGENCE;
 #pragma omp parallel for schedule(static) if (rows->n >= VBC_PARALLEL_MIN_LIGHT)
   for (size_t r = 0; r < rows->n; ++r) {
     rows->target[r] = divergence ? 0.0 : s->density_target[r];
-    const int deficient =
-        divergence && neighbours_within(sys, view.particle_of[r]) < (size_t)s->min_neighbours;
+    const int deficient = divergence && view.within[r] < (uint32_t)s->min_neighbours;
     rows->diag[r] = deficient ? 0.0 : s->diag[r];
   }
 }
@@ -213,6 +207,19 @@ static void warm_start(const dfsph_state *s, const vbc_system *sys, vbc_rows *ro
                            : 0.0;
 }
 
+/* Whether the fluid's rows come first (rows are in particle order, and scenes list the fluid
+ * before the walls), so that the error sums need not look up each row's kind. */
+static void find_fluid_rows(dfsph_state *s, const vbc_system *sys, const vbc_sph_rows_view *view,
+                            size_t nrows) {
+  const vbc_particles *p = sys->particles;
+  size_t nf = 0;
+  while (nf < nrows && p->kind[view->particle_of[nf]] == VBC_FLUID) ++nf;
+  size_t r = nf;
+  while (r < nrows && p->kind[view->particle_of[r]] != VBC_FLUID) ++r;
+  s->fluid_rows = nf;
+  s->fluid_first = r == nrows;
+}
+
 static int dfsph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
   dfsph_state *s = state;
   const int reuse = s->same_positions && s->rows == VBC_DFSPH_DENSITY;
@@ -225,8 +232,9 @@ static int dfsph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error
     vbc_sph_rows_view view;
     vbc_sph_density_view(s->sph, &view);
     s->uniform_volume = vbc_dfsph_uniform_volume(&view, sys->particles->n);
+    find_fluid_rows(s, sys, &view, rows->n);
   }
-  set_targets(s, sys, rows);
+  set_targets(s, rows);
   if (s->warm_start) {
     warm_start(s, sys, rows);
   } else {
@@ -323,6 +331,16 @@ static double fluid_errors(void *ctx, size_t begin, size_t end, size_t *fluid) {
   const vbc_particles *p = e->sys->particles;
   const int positive = e->s->error_measure == ERROR_COMPRESSION;
   double sum = 0.0;
+  if (e->s->fluid_first) { /* the same sum, without the kind of every row */
+    const size_t stop = end < e->s->fluid_rows ? end : e->s->fluid_rows;
+    for (size_t r = begin; r < stop; ++r) {
+      ++*fluid;
+      if (e->rows->diag[r] <= 0.0) continue;
+      const double err = e->scale * e->rows->residual[r];
+      sum += positive ? (err > 0.0 ? err : 0.0) : err;
+    }
+    return sum;
+  }
   for (size_t r = begin; r < end; ++r) {
     if (p->kind[e->particle_of[r]] != VBC_FLUID) continue;
     ++*fluid;

@@ -89,6 +89,7 @@ typedef struct sph_state {
   double *w;           /* per pair: W_ij, rows only (the smoothed pressure reads it again) */
   int32_t *pair_row;   /* per pair: row_of[j], rows only, so that apply streams it */
   vbc_vec *g;          /* per row: sum_j V_j grad W_ij */
+  uint32_t *within;    /* per row: how many neighbours lie closer than H (dfsph's sparse rows) */
 } sph_state;
 
 static const char *const sph_error_measures[] = {"active_rows", "positive_pressure", NULL};
@@ -146,7 +147,7 @@ static void *sph_alloc(const cJSON *params, const vbc_system *sys, double *suppo
 static void sph_free(void *state) {
   sph_state *s = state;
   void *const arrays[] = {s->row_of, s->particle_of, s->moving, s->volume,  s->density,
-                          s->grad,   s->w,           s->pair_row, s->g};
+                          s->grad,   s->w,           s->pair_row, s->g, s->within};
   for (size_t a = 0; a < sizeof arrays / sizeof *arrays; ++a) free(arrays[a]);
   free(s);
 }
@@ -155,13 +156,14 @@ static int ensure_capacity(sph_state *s, size_t np, size_t npairs, size_t nrows,
                            vbc_error *err) {
   void *const per_particle[] = {&s->row_of, &s->volume, &s->density};
   const size_t particle_sizes[] = {sizeof *s->row_of, sizeof *s->volume, sizeof *s->density};
-  void *const per_row[] = {&s->particle_of, &s->g, &s->moving};
-  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g, sizeof *s->moving};
+  void *const per_row[] = {&s->particle_of, &s->g, &s->moving, &s->within};
+  const size_t row_sizes[] = {sizeof *s->particle_of, sizeof *s->g, sizeof *s->moving,
+                              sizeof *s->within};
   if (vbc_grow(&s->cap_particles, np, per_particle, particle_sizes, 3, err) != VBC_OK ||
       vbc_grow(&s->cap_pairs, npairs, (void *[]){&s->grad, &s->w, &s->pair_row},
                (size_t[]){sizeof *s->grad, sizeof *s->w, sizeof *s->pair_row}, 3,
                err) != VBC_OK ||
-      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 3, err) != VBC_OK)
+      vbc_grow(&s->cap_rows, nrows, per_row, row_sizes, 4, err) != VBC_OK)
     return err->code;
   return VBC_OK;
 }
@@ -205,12 +207,65 @@ static double pressure_mass(const sph_state *s, const vbc_system *sys, size_t i)
                                               : sys->density * s->volume[i];
 }
 
+/* The pairs of particle i: W_ij, grad W_ij and row_of[j] kept per pair, and the row's sums (in
+ * vbc_sph_W_gradW_q's operations; cubic, a constant at each call, selects the cubic spline's
+ * branch-free form, vbc_sph_cubic_W_dW_q: the same bits). The arrays and constants are read into
+ * locals first: the stores into the per-pair arrays could otherwise alias them, and every pair
+ * would load them again. Both take about an eighth off the prepare of the 3D peer dam break. */
+static inline void pair_terms(const sph_state *s, const vbc_system *sys, size_t i,
+                              const double *qk, double H, int cubic, double *vol_sum,
+                              vbc_vec *g_sum, double *diag_sum, uint32_t *within_count) {
+  const vbc_sph_kernel k = s->k;
+  const double gs = s->grad_scale, rho0 = sys->density;
+  const vbc_neighbors *nb = sys->nbrs;
+  const uint32_t *index = nb->index;
+  const double *dist = nb->dist, *volume = s->volume;
+  const long *row_of = s->row_of;
+  const vbc_vec *pos = sys->particles->pos;
+  const double *override = sys->inv_mass_override; /* vbc_system_inv_mass, its loads hoisted */
+  const unsigned char *kind = sys->particles->kind;
+  const double inv_fluid = 1.0 / sys->fluid_mass;
+  vbc_vec *grad = s->grad;
+  double *w = s->w;
+  int32_t *pair_row = s->pair_row;
+  const vbc_vec pi = pos[i];
+  const size_t end = nb->start[i + 1];
+  double vol = *vol_sum, diag_j = *diag_sum;
+  vbc_vec g = *g_sum;
+  uint32_t within = 0;
+  for (size_t q = nb->start[i]; q < end; ++q) {
+    const size_t j = index[q];
+    const double d = dist[q], qv = qk ? qk[q] : d / k.H;
+    within += d < H;
+    double wq;
+    vbc_vec gw;
+    if (cubic) {
+      double dw;
+      vbc_sph_cubic_W_dW_q(&k, qv, &wq, &dw);
+      gw = d <= 0.0 ? vbc_vec_zero() : vbc_vec_scale(vbc_vec_sub(pi, pos[j]), dw / d);
+    } else {
+      gw = vbc_sph_W_gradW_q(&k, vbc_vec_sub(pi, pos[j]), d, qv, &wq);
+    }
+    gw = vbc_vec_scale(gw, gs);
+    w[q] = wq;
+    grad[q] = gw;
+    pair_row[q] = (int32_t)row_of[j];
+    const double vj = volume[j];
+    vol += vj * wq;
+    g = vbc_vec_axpy(g, vj, gw);
+    const double c = rho0 * vj;
+    const double inv_m = override ? override[j] : kind[j] == VBC_FLUID ? inv_fluid : 0.0;
+    diag_j += inv_m * c * c * vbc_vec_norm2(gw);
+  }
+  *vol_sum = vol, *diag_sum = diag_j, *g_sum = g, *within_count = within;
+}
+
 static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *err) {
   sph_state *s = state;
   const vbc_particles *p = sys->particles;
   const vbc_neighbors *nb = sys->nbrs;
   if (ensure_capacity(s, p->n, nb->npairs, p->n, err) != VBC_OK) return err->code;
-  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0);
+  const double rho0 = sys->density, w0 = vbc_sph_W(&s->k, 0.0), H = sys->sph.H;
   /* which particles have rows, and their volumes, in parallel (has_row scans the lists of walls;
    * one team for both), then the rows' numbers in particle order */
 #pragma omp parallel for schedule(guided, 4) if (p->n >= VBC_PARALLEL_MIN)
@@ -229,25 +284,17 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
   for (size_t r = 0; r < nrows; ++r)
     if (vbc_system_inv_mass(sys, s->particle_of[r]) > 0.0) s->moving[s->nmoving++] = (uint32_t)r;
   const double *qk = nb->q_scale == s->k.H ? nb->q : NULL; /* r / H per pair, if listed */
+  const int cubic = s->k.type == VBC_SPH_CUBIC_SPLINE;
 #pragma omp parallel for schedule(guided, 4) if (nrows >= VBC_PARALLEL_MIN)
   for (size_t r = 0; r < nrows; ++r) {
     size_t i = s->particle_of[r];
     double vol = s->volume[i] * w0, diag_j = 0.0;
     vbc_vec g = vbc_vec_zero();
-    for (size_t q = nb->start[i]; q < nb->start[i + 1]; ++q) {
-      size_t j = nb->index[q];
-      vbc_vec gw = vbc_vec_scale(
-          vbc_sph_W_gradW_q(&s->k, vbc_vec_sub(p->pos[i], p->pos[j]), nb->dist[q],
-                            qk ? qk[q] : nb->dist[q] / s->k.H, &s->w[q]),
-          s->grad_scale);
-      s->grad[q] = gw;
-      s->pair_row[q] = (int32_t)s->row_of[j];
-      vol += s->volume[j] * s->w[q];
-      g = vbc_vec_axpy(g, s->volume[j], gw);
-      double c = rho0 * s->volume[j];
-      diag_j += vbc_system_inv_mass(sys, j) * c * c * vbc_vec_norm2(gw);
-    }
+    uint32_t within = 0;
+    if (cubic) pair_terms(s, sys, i, qk, H, 1, &vol, &g, &diag_j, &within);
+    else pair_terms(s, sys, i, qk, H, 0, &vol, &g, &diag_j, &within);
     double rho = rho0 * vol;
+    s->within[r] = within;
     s->density[i] = rho;
     s->g[r] = g;
     double inv_m = vbc_system_inv_mass(sys, i);
@@ -258,6 +305,13 @@ static int sph_prepare(void *state, vbc_system *sys, vbc_rows *rows, vbc_error *
         s->warm_start ? s->warm_start_factor * sys->dt * pressure_mass(s, sys, i) * p->pressure[i] /
                             (rho * rho)
                       : 0.0;
+  }
+  /* every fluid particle has a row, so s->w holds W_ij of every entry of the fluid's lists: the
+   * explicit terms after this prepare (XSPH under dfsph) read them instead of the kernel */
+  if (s->k.type == sys->sph.type && s->k.dim == sys->sph.dim && s->k.H == sys->sph.H &&
+      s->k.sigma == sys->sph.sigma) {
+    sys->pair_w = s->w;
+    sys->pair_w_build = nb->build;
   }
   return VBC_OK;
 }
@@ -471,6 +525,7 @@ void vbc_sph_density_view(const void *state, vbc_sph_rows_view *view) {
   view->grad = s->grad;
   view->pair_row = s->pair_row;
   view->g = s->g;
+  view->within = s->within;
   view->moving = s->moving;
   view->nmoving = s->nmoving;
   view->cell = s->cell;
