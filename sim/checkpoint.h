@@ -27,13 +27,14 @@
 #include "sim/stats.h"
 
 #define VBC_CHECKPOINT_FILE "checkpoint.vbc"
-#define VBC_CHECKPOINT_FORMAT 11 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
+#define VBC_CHECKPOINT_FORMAT 12 /* 2: the bodies benchmark's state; 3: the buoyancy benchmark's
                                     * water density; 4: the time_steps section; 5: the run-time
                                     * monitors' warnings; 6: compression and energy_rise; 7:
                                     * uncoupled_bodies, row_error and the largest row errors; 8:
                                     * omega_clamped; 9: cylinder_flow's batches; 10: tension and
                                     * omega_lowered; 11: what solvers carry (a lowered
-                                    * omega) and no_static_load */
+                                    * omega) and no_static_load; 12: body_jitter and its
+                                    * per-body records */
 
 /* The pieces of a run a checkpoint holds. */
 typedef struct vbc_checkpoint_run {

@@ -11,8 +11,9 @@
 #include "sim/stats.h"
 
 /* Before the first step (not on a resume, whose checkpoint holds it): the energy the energy_rise
- * monitor judges rises against, and its scale, from the state at t = 0. */
-void vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim);
+ * monitor judges rises against, and its scale, from the state at t = 0; body_jitter's records
+ * of the bodies' velocities (freed by vbc_run_stats_free). */
+int vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim, vbc_error *err);
 
 /* Check the step just reported. VBC_EXIT_FAILED with the warning as the message when `strict`
  * and a monitor fired; VBC_OK otherwise. */

@@ -382,7 +382,7 @@ static int first_outputs(loop *L, vbc_error *err) {
   int rc = VBC_OK;
   if (L->opt->from_state == NULL) rc = vbc_sim_neighbours(&L->sim, err);
   if (rc == VBC_OK && L->opt->from_state == NULL) vbc_number_density(&L->sim.sys);
-  if (rc == VBC_OK) vbc_monitors_start(&L->stats, &L->sim);
+  if (rc == VBC_OK) rc = vbc_monitors_start(&L->stats, &L->sim, err);
   if (rc == VBC_OK && L->bench && L->bench->observe)
     rc = L->bench->observe(L->bench_state, &L->sim, err);
   if (rc == VBC_OK) rc = observe(L, err);
@@ -451,6 +451,7 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   vbc_output_close(&L->out, &(vbc_error){0});
   if (L->bench && L->bench_state) L->bench->free(L->bench_state);
   vbc_backup_free(&L->last_good);
+  vbc_run_stats_free(&L->stats);
   free(L->observed);
   vbc_solve_trace_free(&L->trace);
   vbc_exact_reference_free(&L->xref);

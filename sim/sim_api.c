@@ -130,7 +130,10 @@ int vbc_simulation_open(vbc_simulation **out, const vbc_scene *scene,
   }
   vbc_number_density(&s->own.sys);
   vbc_run_stats_init(&s->stats, &s->own.coupling);
-  vbc_monitors_start(&s->stats, &s->own);
+  if (vbc_monitors_start(&s->stats, &s->own, err) != VBC_OK) {
+    vbc_simulation_close(s);
+    return err->code;
+  }
   s->strict = (opt && opt->strict) || scene->strict;
   vbc_schedule_init(&s->sched, scene, 0);
   s->frames.compress_frames = scene->compress_frames;
@@ -142,6 +145,7 @@ void vbc_simulation_close(vbc_simulation *s) {
   if (s == NULL || s->borrowed) return;
   vbc_output_close(&s->frames, &(vbc_error){0});
   if (s->initialised) vbc_sim_free(&s->own);
+  vbc_run_stats_free(&s->stats);
   vbc_scene_delete(s->own_scene);
   free(s->report_text);
   free(s->warnings_text);

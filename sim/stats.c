@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/blob.h"
@@ -19,6 +20,12 @@ void vbc_run_stats_init(vbc_run_stats *st, const vbc_coupling *c) {
     g->constraint = c->problem[s].nblocks ? c->problem[s].blocks[0]->type->name : "";
     g->figures_in_metrics = c->type->stages[s].figures_in_metrics;
   }
+}
+
+void vbc_run_stats_free(vbc_run_stats *st) {
+  free(st->jitter);
+  st->jitter = NULL;
+  st->njitter = 0;
 }
 
 static int add_figures(vbc_stage_stats *g, const vbc_solve_stats *f, vbc_error *err) {
@@ -97,7 +104,11 @@ int vbc_run_stats_save(const vbc_run_stats *st, vbc_blob *out, vbc_error *err) {
       vbc_blob_put(out, st->warning, sizeof st->warning, err) != VBC_OK ||
       vbc_blob_put(out, &st->energy_low, sizeof st->energy_low, err) != VBC_OK ||
       vbc_blob_put(out, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK ||
-      vbc_blob_put(out, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK)
+      vbc_blob_put(out, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK ||
+      vbc_blob_put(out, &st->jitter_g, sizeof st->jitter_g, err) != VBC_OK ||
+      vbc_blob_put(out, &st->njitter, sizeof st->njitter, err) != VBC_OK ||
+      (st->njitter &&
+       vbc_blob_put(out, st->jitter, st->njitter * sizeof *st->jitter, err) != VBC_OK))
     return err->code;
   for (size_t s = 0; s < st->nstages; ++s) {
     const unsigned char *g = (const unsigned char *)&st->stage[s];
@@ -105,6 +116,19 @@ int vbc_run_stats_save(const vbc_run_stats *st, vbc_blob *out, vbc_error *err) {
       return err->code;
   }
   return VBC_OK;
+}
+
+/* The body_jitter records: as many as the checkpoint's scene has bodies. */
+static int load_jitter(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
+  size_t n = 0;
+  if (vbc_reader_get(in, &n, sizeof n, err) != VBC_OK) return err->code;
+  vbc_run_stats_free(st);
+  if (n == 0) return VBC_OK;
+  if (n > in->left / sizeof *st->jitter)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %zu body records (corrupt?)", in->what, n);
+  if ((st->jitter = vbc_calloc(n, sizeof *st->jitter, err)) == NULL) return err->code;
+  st->njitter = n;
+  return vbc_reader_get(in, st->jitter, n * sizeof *st->jitter, err);
 }
 
 int vbc_run_stats_load(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
@@ -115,7 +139,9 @@ int vbc_run_stats_load(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
       vbc_reader_get(in, st->warning, sizeof st->warning, err) != VBC_OK ||
       vbc_reader_get(in, &st->energy_low, sizeof st->energy_low, err) != VBC_OK ||
       vbc_reader_get(in, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK ||
-      vbc_reader_get(in, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK)
+      vbc_reader_get(in, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK ||
+      vbc_reader_get(in, &st->jitter_g, sizeof st->jitter_g, err) != VBC_OK ||
+      load_jitter(st, in, err) != VBC_OK)
     return err->code;
   if (nstages != st->nstages)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: %zu stages, the scene's coupler has %zu",

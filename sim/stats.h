@@ -50,12 +50,20 @@ enum {
   VBC_WARNING_TENSION,
   VBC_WARNING_OMEGA_LOWERED,
   VBC_WARNING_NO_STATIC_LOAD,
+  VBC_WARNING_BODY_JITTER,
   VBC_WARNINGS
 };
 typedef struct vbc_warning {
   long count, first_step;
   double first_time, worst;
 } vbc_warning;
+
+/* body_jitter (sim/monitors.c), per body: its velocity after the step before, the change that
+ * step made, and in how many steps in a row the change reversed its direction. */
+typedef struct vbc_body_jitter {
+  vbc_vec v, dv;
+  long run;
+} vbc_body_jitter;
 
 typedef struct vbc_run_stats {
   size_t nstages, primary;
@@ -78,10 +86,17 @@ typedef struct vbc_run_stats {
   /* tension (sim/monitors.c): rho0 |g| H of the fluid at the start, the pressure scale a tension
    * is judged on; 0: not watched (no gravity) */
   double tension_scale;
+  /* body_jitter: one record per body (vbc_monitors_start allocates them; vbc_run_stats_free) and
+   * |g|, the scale's acceleration (0: not watched) */
+  vbc_body_jitter *jitter;
+  size_t njitter;
+  double jitter_g;
 } vbc_run_stats;
 
 /* Empty statistics for the stages of coupling c. */
 void vbc_run_stats_init(vbc_run_stats *st, const vbc_coupling *c);
+/* The monitors' per-body records (the rest is held by value). */
+void vbc_run_stats_free(vbc_run_stats *st);
 /* Count the solves of one step. More distinct figures than a stage has room for is a system
  * error. */
 int vbc_run_stats_add(vbc_run_stats *st, const vbc_step_report *rep, vbc_error *err);

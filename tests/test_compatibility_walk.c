@@ -108,20 +108,29 @@ static outcome run_cell(const vbc_registry *r, const char *scene_path, const cha
 
 /* Cells that run and trip a run-time monitor (sim/monitors.c) in the walk's 0.2 s, with the
  * codes in summary.json's order and why; the test fails when this changes either way.
- * - the dfsph block under akinci with the relaxed solvers (jacobi, dfsph_jacobi, pgs_chebyshev):
- *   the total energy rises by 2.0-2.8 % of M |g| H above its lowest late in the rise
- *   (energy_rise from step 45-71, worst 0.020-0.028; measured), where pgs, mprgp and the
- *   sph_density block stay below. It is the dfsph block's warm start (DFSPH's kappa of the step
- *   before) under the walk's relative-residual test: with method.fluid.warm_start false none of
- *   the three trips it. About 1 % of it is the SPH tank's start-up settling, which every SPH
- *   cell shows. With the box three particles wide every SPH cell under akinci tripped it from
- *   step 5 (Akinci et al.'s weak coupling: kinetic energy up to 47 J against under 1 J at
- *   h = 0.5 ms): test_monitors.c keeps that case, flagged. */
+ * - body_jitter, every cell of the two weak couplers (akinci, dfsph): the explicit update of
+ *   the box, half the water's density and 0.2 m wide, is unstable (a partitioned coupling's
+ *   added-mass instability, Causin, Gerbeau & Nobile 2005): its velocity change reverses
+ *   direction from step to step, 36-60 of 99 steps, up to 31-48 |g| h (measured), whatever the
+ *   solver or its tolerance (PGS to 1e-8 at h = 1 ms: +0.045, -0.067, +0.283 m/s in the first
+ *   three steps). The box still ends afloat: the unilateral pressure lets go of it before it runs
+ *   away, so it floats on a jittering load.
+ * - energy_rise, besides, the dfsph block under akinci with the relaxed solvers (jacobi,
+ *   dfsph_jacobi, pgs_chebyshev): the total energy rises by 2.0-2.8 % of M |g| H above its
+ *   lowest late in the rise (from step 45-71, worst 0.020-0.028; measured), where pgs, mprgp and
+ *   the sph_density block stay below. It is the dfsph block's warm start (DFSPH's kappa of the
+ *   step before) under the walk's relative-residual test: with method.fluid.warm_start false
+ *   none of the three trips it. About 1 % of it is the jitter's first steps (the box at
+ *   0.57 m/s by the third step, 5 J of kinetic energy), which every cell of the weak couplers
+ *   shows. With the box three particles wide every SPH cell under akinci tripped it from step 5
+ *   (kinetic energy up to 47 J against under 1 J at h = 0.5 ms): test_monitors.c keeps that
+ *   case, flagged. */
 static const char *known_flag(const char *cell) {
-  static const char *const weak[] = {"akinci/dfsph/jacobi", "akinci/dfsph/dfsph_jacobi",
+  static const char *const rise[] = {"akinci/dfsph/jacobi", "akinci/dfsph/dfsph_jacobi",
                                      "akinci/dfsph/pgs_chebyshev", NULL};
-  for (const char *const *w = weak; *w; ++w)
-    if (strcmp(cell, *w) == 0) return "energy_rise";
+  for (const char *const *w = rise; *w; ++w)
+    if (strcmp(cell, *w) == 0) return "energy_rise;body_jitter";
+  if (strncmp(cell, "akinci/", 7) == 0 || strncmp(cell, "dfsph/", 6) == 0) return "body_jitter";
   return "";
 }
 
