@@ -21,7 +21,9 @@
  *   5. r^{t+1} = r^t + h u^{t+1} for the fluid; the bodies move by eq. 44-45 of Miyamoto &
  *      Koshizuka (quaternions) and their particles follow.
  * Weak: a body's new velocity from step 3 reaches the fluid's divergence rows only in the next
- * step. There are no fluid-wall or fluid-body contact rows: with Akinci boundaries the pressure
+ * step, so a body lighter than the fluid it moves overshoots by m_a / m each step (the added-mass
+ * instability of partitioned coupling, Causin, Gerbeau & Nobile 2005; docs/iisph.md measures it,
+ * the body_jitter monitor of sim/monitors.c flags it). There are no fluid-wall or fluid-body contact rows: with Akinci boundaries the pressure
  * alone keeps the fluid out of walls and bodies (vbc's `strong` coupler adds contact rows instead).
  * Choices the paper leaves open: the force of step 3 uses the pressure the solver stopped with
  * (not a converged one), which is what the fluid received, so momentum between fluid and bodies
