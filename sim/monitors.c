@@ -90,14 +90,14 @@
  *    1e-8 the box goes +0.045, -0.067, +0.283 m/s in its first three steps, the pressure under it
  *    0 and over it 5 330 Pa in the second (the fluid above pushed away by a box that had risen
  *    45 um). Under strong, pms, lemke_contacts and He's staggered coupling the same box's largest
- *    change is 0.2-0.6 |g| h and it never reverses above |g| h; nor does any body of the atlas's
- *    first-level cases with bodies under the mps_lcp, pms, kurose_lemke and staggered presets
- *    (floating boxes, Qiu's blocks, the wedge, both cylinders) but the rigid pile's. Why five: a body landing on the
- *    floor or on another gives one or two reversals, and contacts solved to a tolerance a few more
- *    (runs of at most 3 in the rigid pile of Miyamoto & Koshizuka §5.1 and 4 in Qiu's falling
- *    block's landing under the SPH presets, at the atlas's first level); the Qiu floating block
- *    under IISPH and DFSPH makes runs of 7-9. Linear velocity only; scenes without gravity are not
- *    watched (no scale).
+ *    change is 0.2-0.6 |g| h and it never reverses above |g| h, nor does any body of the atlas's
+ *    first-level cases with fluid (floating boxes, Qiu's blocks, the wedge, both cylinders) under
+ *    the mps_lcp, pms, kurose_lemke and staggered presets. Why five: a body landing on the floor
+ *    or on another gives one or two reversals, and contacts solved to a tolerance a few more
+ *    (runs of at most 3 in the rigid pile of Miyamoto & Koshizuka §5.1 under every preset, and 4
+ *    in Qiu's falling block's landing under the SPH presets, at the atlas's first level); the Qiu
+ *    floating block under IISPH and DFSPH makes runs of 7-9. Linear velocity only; scenes without
+ *    gravity are not watched (no scale).
  *  - omega_lowered: relaxed Jacobi lowered its factor in the middle of the run, where rows that
  *    came later lowered their convergence bound below it (solvers/schemes/jacobi.c; the solve's
  *    figure omega_lowered, the factor asked over the factor used). */

@@ -204,7 +204,7 @@ static int has_warning(const cJSON *s, const char *code) {
  * (--method iisph) at h = 2 ms gains energy the scene has no source for: energy_rise from step 8,
  * the fluid's kinetic energy up to 47 J (measured), where the box's rise frees about 10 J. At
  * h = 0.5 ms the same run keeps below 0.6 J and energy_rise stays quiet, but the box's velocity
- * still jitters from step to step (body_jitter, 168 of 400 steps, up to 37 |g| h: the added-mass
+ * still jitters from step to step (body_jitter in 168 of 400 steps, up to 37 |g| h: the added-mass
  * instability of the explicit update does not go away with the step). */
 static const char light_small_box[] =
     "{\"dim\": 2, \"spacing\": 0.04, \"time\": {\"dt\": 0.002, \"end\": 0.2},\n"
