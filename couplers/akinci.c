@@ -23,8 +23,9 @@
  * Weak: a body's new velocity from step 3 reaches the fluid's divergence rows only in the next
  * step, so a body lighter than the fluid it moves overshoots by m_a / m each step (the added-mass
  * instability of partitioned coupling, Causin, Gerbeau & Nobile 2005; docs/iisph.md measures it,
- * the body_jitter monitor of sim/monitors.c flags it). There are no fluid-wall or fluid-body contact rows: with Akinci boundaries the pressure
- * alone keeps the fluid out of walls and bodies (vbc's `strong` coupler adds contact rows instead).
+ * the body_jitter monitor of sim/monitors.c flags it). There are no fluid-wall or fluid-body
+ * contact rows: with Akinci boundaries the pressure alone keeps the fluid out of walls and bodies
+ * (vbc's `strong` coupler adds contact rows instead).
  * Choices the paper leaves open: the force of step 3 uses the pressure the solver stopped with
  * (not a converged one), which is what the fluid received, so momentum between fluid and bodies
  * is conserved to round-off for any stopping tolerance; only fluid blocks that report boundary

@@ -19,9 +19,10 @@
  *      skipped without rows, as in the akinci coupler after its fluid stage;
  *   6. x^{t+1} = x^t + h v^{t+1}; the bodies move and their particles follow.
  * Weak, as akinci: a body's velocity change from a stage reaches the fluid rows in the next
- * stage, with akinci's added-mass instability for light bodies (couplers/akinci.c). Choices left open, and ours: the bodies take both solves' pressure impulses (the
- * divergence solve's pressure is a pressure like the other); body contacts get a solver group of
- * their own because DFSPH's iteration cannot run bilateral pin rows. */
+ * stage, with akinci's added-mass instability for light bodies (couplers/akinci.c). Choices left
+ * open, and ours: the bodies take both solves' pressure impulses (the divergence solve's pressure
+ * is a pressure like the other); body contacts get a solver group of their own because DFSPH's
+ * iteration cannot run bilateral pin rows. */
 #include "couplers/couplers.h"
 #include "solvers/blocks/blocks.h"
 #include "solvers/blocks/contact.h"
