@@ -3,6 +3,7 @@
  * --emit-jobs, the cost budget, and bad case files refused before anything runs. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,35 @@ Test(atlas, fitted_order_of_known_errors) {
   cr_expect_eq(n, 2);
   a.levels = 1; /* --levels 1: one point, no order */
   cr_expect(isnan(vbc_atlas_fitted_order(&a, 0, 0, &n)));
+}
+
+/* The best of a case: the lowest error at its finest level among the runs without warnings; a
+ * flagged run with a lower error is not it (the Qiu floating block's IISPH cell, which the weak
+ * coupling's energy lifts: docs/atlas.md), unless every run was flagged. */
+Test(atlas, best_is_the_lowest_error_among_runs_without_warnings) {
+  vbc_atlas a;
+  memset(&a, 0, sizeof a);
+  const char *methods[] = {"flagged", "clean", "refused"};
+  vbc_atlas_case k;
+  memset(&k, 0, sizeof k);
+  k.nlevels = 2;
+  a.spec.cases = &k, a.spec.ncases = 1, a.spec.methods = methods, a.spec.nmethods = 3;
+  vbc_atlas_cell cells[4];
+  memset(cells, 0, sizeof cells);
+  const double error[] = {0.17, 0.61, NAN};
+  for (size_t m = 0; m < 3; ++m) {
+    cells[m] = (vbc_atlas_cell){.m = m, .level = 1, .status = m == 2 ? "refused" : "ok"};
+    cells[m].errors[0] = error[m];
+  }
+  cells[3] = (vbc_atlas_cell){.m = 1, .level = 0, .status = "ok"}; /* a coarser level: ignored */
+  cells[3].errors[0] = 0.01;
+  snprintf(cells[0].warnings, sizeof cells[0].warnings, "energy_rise;body_jitter");
+  a.cells = cells, a.ncells = 4;
+  cr_expect_eq(vbc_atlas_best(&a, 0), 1);
+  snprintf(cells[1].warnings, sizeof cells[1].warnings, "row_error"); /* every run flagged */
+  cr_expect_eq(vbc_atlas_best(&a, 0), 0);
+  cells[0].status = cells[1].status = "failed";
+  cr_expect_eq(vbc_atlas_best(&a, 0), SIZE_MAX);
 }
 
 /* The shipped atlas: at least 10 cases (3 in 3D, 5 with bodies) under at least 6 presets, every

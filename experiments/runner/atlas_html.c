@@ -4,6 +4,7 @@
  * three figures and every cell with its cost and message. Images are the PNGs the plots wrote,
  * by relative path, so the directory can be moved or served as it is. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,14 +47,6 @@ static const vbc_atlas_cell *finest(const vbc_atlas *a, size_t c, size_t m) {
   return n ? vbc_atlas_cell_at(a, c, m, n - 1) : NULL;
 }
 
-static double best_error(const vbc_atlas *a, size_t c) {
-  double best = INFINITY;
-  for (size_t m = 0; m < a->spec.nmethods; ++m) {
-    const vbc_atlas_cell *x = finest(a, c, m);
-    if (x && strcmp(x->status, "ok") == 0 && x->errors[0] < best) best = x->errors[0];
-  }
-  return best;
-}
 
 /* Colour classes by the error over the case's best: within 1.5x, 3x, 10x, beyond. */
 static const char *colour(const vbc_atlas_cell *x, double best) {
@@ -64,9 +57,8 @@ static const char *colour(const vbc_atlas_cell *x, double best) {
   return r <= 1.5 ? "g1" : r <= 3.0 ? "g2" : r <= 10.0 ? "g3" : "g4";
 }
 
-static void cell_summary(FILE *f, const vbc_atlas_cell *x, double best) {
-  fprintf(f, "<td class=\"%s%s\" title=\"", colour(x, best),
-          strcmp(x->status, "ok") == 0 && x->errors[0] == best ? " best" : "");
+static void cell_summary(FILE *f, const vbc_atlas_cell *x, double best, int is_best) {
+  fprintf(f, "<td class=\"%s%s\" title=\"", colour(x, best), is_best ? " best" : "");
   text(f, x->status);
   if (x->message[0]) fputs(": ", f), text(f, x->message);
   if (x->warnings[0]) fputs(" warnings: ", f), text(f, x->warnings);
@@ -81,8 +73,10 @@ static void summary_table(FILE *f, const vbc_atlas *a) {
   fputs("<h2 id=\"table\">Error of every method on every case</h2>\n<p class=\"about\">At the "
         "finest spacing each case ran at. Colour: the error over the best method's on that case "
         "(green within 1.5&times;, yellow 3&times;, orange 10&times;, red beyond); the best is "
-        "framed; grey: refused before step 1 (exit 2); dark red: failed (exit 3); &#9888;: the run "
-        "reported warnings. Hover a cell for its message.</p>\n<table>\n<tr><th class=\"l\">case"
+        "framed, the lowest error among the runs without warnings (a flagged run's lower error is "
+        "shown, not framed, unless every run of the case was flagged); grey: refused before step "
+        "1 (exit 2); dark red: failed (exit 3); &#9888;: the run reported warnings. Hover a cell "
+        "for its message.</p>\n<table>\n<tr><th class=\"l\">case"
         "</th><th>l [m]</th>",
         f);
   for (size_t m = 0; m < a->spec.nmethods; ++m)
@@ -90,7 +84,9 @@ static void summary_table(FILE *f, const vbc_atlas *a) {
   fputs("</tr>\n", f);
   for (size_t c = 0; c < a->spec.ncases; ++c) {
     const vbc_atlas_case *k = &a->spec.cases[c];
-    double best = best_error(a, c);
+    const size_t b = vbc_atlas_best(a, c);
+    const vbc_atlas_cell *xb = b == SIZE_MAX ? NULL : finest(a, c, b);
+    const double best = xb ? xb->errors[0] : INFINITY;
     fprintf(f, "<tr><td class=\"l\"><a href=\"#case-%s\">", k->name);
     text(f, k->name);
     fputs("</a></td><td>", f);
@@ -99,7 +95,7 @@ static void summary_table(FILE *f, const vbc_atlas *a) {
     fputs("</td>", f);
     for (size_t m = 0; m < a->spec.nmethods; ++m) {
       const vbc_atlas_cell *x = finest(a, c, m);
-      if (x) cell_summary(f, x, best);
+      if (x) cell_summary(f, x, best, m == b);
       else fputs("<td class=\"notrun\">&ndash;</td>", f);
     }
     fputs("</tr>\n", f);

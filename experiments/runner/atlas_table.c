@@ -6,6 +6,7 @@
  * atlas.json adds each method's order fitted over a case's levels. A missing value is an empty
  * CSV field and null in the JSON, as in the sweep tables. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,22 @@ const vbc_atlas_cell *vbc_atlas_cell_at(const vbc_atlas *a, size_t c, size_t m, 
     if (x->c == c && x->m == m && x->level == k) return x;
   }
   return NULL;
+}
+
+size_t vbc_atlas_best(const vbc_atlas *a, size_t c) {
+  const size_t n = vbc_atlas_case_levels(a, c);
+  size_t best = SIZE_MAX;
+  int best_flagged = 1;
+  for (size_t m = 0; n && m < a->spec.nmethods; ++m) {
+    const vbc_atlas_cell *x = vbc_atlas_cell_at(a, c, m, n - 1);
+    if (x == NULL || strcmp(x->status, "ok") != 0 || !isfinite(x->errors[0])) continue;
+    const int flagged = x->warnings[0] != '\0';
+    const vbc_atlas_cell *b = best == SIZE_MAX ? NULL : vbc_atlas_cell_at(a, c, best, n - 1);
+    if (b == NULL || (best_flagged && !flagged) ||
+        (flagged == best_flagged && x->errors[0] < b->errors[0]))
+      best = m, best_flagged = flagged;
+  }
+  return best;
 }
 
 /* An error counts for orders only from a finished run. */
