@@ -293,15 +293,21 @@ Test(atlas, bad_case_file_is_exit_2) {
   free(err);
 }
 
+/* An atlas in memory of one case (k, with nlevels levels) and nmethods methods, no cells yet. */
+static void one_case_atlas(vbc_atlas *a, vbc_atlas_case *k, size_t nlevels, const char **methods,
+                           size_t nmethods) {
+  memset(a, 0, sizeof *a);
+  memset(k, 0, sizeof *k);
+  k->nlevels = nlevels;
+  a->spec.cases = k, a->spec.ncases = 1, a->spec.methods = methods, a->spec.nmethods = nmethods;
+}
+
 /* The fitted order on known errors: e = 4 l^2 over three levels gives exactly 2. */
 Test(atlas, fitted_order_of_known_errors) {
   vbc_atlas a;
-  memset(&a, 0, sizeof a);
-  const char *methods[] = {"m"};
   vbc_atlas_case k;
-  memset(&k, 0, sizeof k);
-  k.nlevels = 3;
-  a.spec.cases = &k, a.spec.ncases = 1, a.spec.methods = methods, a.spec.nmethods = 1;
+  const char *methods[] = {"m"};
+  one_case_atlas(&a, &k, 3, methods, 1);
   vbc_atlas_cell cells[3];
   memset(cells, 0, sizeof cells);
   for (size_t l = 0; l < 3; ++l) {
@@ -326,12 +332,9 @@ Test(atlas, fitted_order_of_known_errors) {
  * coupling's energy lifts: docs/atlas.md), unless every run was flagged. */
 Test(atlas, best_is_the_lowest_error_among_runs_without_warnings) {
   vbc_atlas a;
-  memset(&a, 0, sizeof a);
-  const char *methods[] = {"flagged", "clean", "refused"};
   vbc_atlas_case k;
-  memset(&k, 0, sizeof k);
-  k.nlevels = 2;
-  a.spec.cases = &k, a.spec.ncases = 1, a.spec.methods = methods, a.spec.nmethods = 3;
+  const char *methods[] = {"flagged", "clean", "refused"};
+  one_case_atlas(&a, &k, 2, methods, 3);
   vbc_atlas_cell cells[4];
   memset(cells, 0, sizeof cells);
   const double error[] = {0.17, 0.61, NAN};
