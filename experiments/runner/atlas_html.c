@@ -47,7 +47,6 @@ static const vbc_atlas_cell *finest(const vbc_atlas *a, size_t c, size_t m) {
   return n ? vbc_atlas_cell_at(a, c, m, n - 1) : NULL;
 }
 
-
 /* Colour classes by the error over the case's best: within 1.5x, 3x, 10x, beyond. */
 static const char *colour(const vbc_atlas_cell *x, double best) {
   if (strcmp(x->status, "refused") == 0) return "refused";
