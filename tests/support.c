@@ -135,6 +135,15 @@ double json_number(const cJSON *root, const char *dotted) {
   return cJSON_IsNumber(node) ? node->valuedouble : NAN;
 }
 
+int summary_has_warning(const cJSON *summary, const char *code) {
+  const cJSON *w;
+  cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(summary, "warnings")) {
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(w, "code");
+    if (cJSON_IsString(c) && strcmp(c->valuestring, code) == 0) return 1;
+  }
+  return 0;
+}
+
 char *read_text(const char *path) { return slurp(path); }
 
 void strip_last_field(char *text) {

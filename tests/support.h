@@ -58,6 +58,8 @@ const struct vbc_registry *test_registry(void);
 /* A number at a dotted path of a JSON object (NAN if missing); a numeric part indexes an
  * array ("solver.stages.1.solves"). */
 double json_number(const cJSON *root, const char *dotted);
+/* Whether a run's summary.json lists the run-time warning `code` (sim/monitors.c). */
+int summary_has_warning(const cJSON *summary, const char *code);
 int file_exists(const char *path);
 /* The values of one column of series.csv at series_path (malloc'd), their number in *n; fails
  * the test when the file or the column is missing. */

@@ -195,9 +195,7 @@ Test(body_coupling, staggered_eq28_load_without_an_error_test_is_refused_or_flag
   cr_assert(w && strcmp(cJSON_GetObjectItem(w, "code")->valuestring, "no_static_load") == 0);
   cr_assert_float_eq(json_number(s, "warnings.0.first_step"), 0.0, 0.0);
   cr_assert_float_eq(json_number(s, "warnings.0.worst"), 1.0, 0.0);
-  for (int k = 0; k < cJSON_GetArraySize(ws); ++k)
-    cr_assert_str_neq(cJSON_GetObjectItem(cJSON_GetArrayItem(ws, k), "code")->valuestring,
-                      "uncoupled_bodies");
+  cr_assert(!summary_has_warning(s, "uncoupled_bodies"));
   cJSON_Delete(s);
   s = run_scene("bc_hes_e", BUOYANCY,
                 SETS("spacing=0.04", "method.coupler=staggered",
@@ -205,9 +203,6 @@ Test(body_coupling, staggered_eq28_load_without_an_error_test_is_refused_or_flag
                      "method.fluid.error_measure=density", "method.fluid.error_tolerance=0.01",
                      "time.end=0.01"),
                 7);
-  ws = cJSON_GetObjectItem(s, "warnings");
-  for (int k = 0; k < cJSON_GetArraySize(ws); ++k)
-    cr_assert_str_neq(cJSON_GetObjectItem(cJSON_GetArrayItem(ws, k), "code")->valuestring,
-                      "no_static_load");
+  cr_assert(!summary_has_warning(s, "no_static_load"));
   cJSON_Delete(s);
 }
