@@ -307,8 +307,7 @@ static size_t unloaded_bodies(const vbc_sim *sim) {
 /* body_jitter's records from the bodies' velocities at the start. */
 static int start_jitter(vbc_run_stats *st, const vbc_sim *sim, vbc_error *err) {
   vbc_run_stats_free(st);
-  st->jitter_g = sqrt(vbc_vec_norm2(sim->scene->gravity));
-  if (sim->sys.nbodies == 0 || st->jitter_g == 0.0) return VBC_OK;
+  if (sim->sys.nbodies == 0 || vbc_vec_norm2(sim->scene->gravity) == 0.0) return VBC_OK;
   st->jitter = vbc_calloc(sim->sys.nbodies, sizeof *st->jitter, err);
   if (st->jitter == NULL) return err->code;
   st->njitter = sim->sys.nbodies;
@@ -352,9 +351,9 @@ int vbc_monitors_start(vbc_run_stats *st, const vbc_sim *sim, vbc_error *err) {
  * largest change over |g| h among the bodies whose change has now reversed JITTER_RUN times in a
  * row, each above |g| h (0: none). */
 static double body_jitter(vbc_run_stats *st, const vbc_sim *sim) {
-  const double unit = st->jitter_g * sim->sys.dt;
+  const double unit = sqrt(vbc_vec_norm2(sim->scene->gravity)) * sim->sys.dt;
   double worst = 0.0;
-  for (size_t b = 0; b < st->njitter && unit > 0.0; ++b) {
+  for (size_t b = 0; b < st->njitter; ++b) {
     const vbc_body *bd = &sim->bodies[b];
     vbc_body_jitter *j = &st->jitter[b];
     if (!vbc_body_movable(bd)) continue;

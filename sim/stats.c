@@ -105,7 +105,6 @@ int vbc_run_stats_save(const vbc_run_stats *st, vbc_blob *out, vbc_error *err) {
       vbc_blob_put(out, &st->energy_low, sizeof st->energy_low, err) != VBC_OK ||
       vbc_blob_put(out, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK ||
       vbc_blob_put(out, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK ||
-      vbc_blob_put(out, &st->jitter_g, sizeof st->jitter_g, err) != VBC_OK ||
       vbc_blob_put(out, &st->njitter, sizeof st->njitter, err) != VBC_OK ||
       (st->njitter &&
        vbc_blob_put(out, st->jitter, st->njitter * sizeof *st->jitter, err) != VBC_OK))
@@ -140,7 +139,6 @@ int vbc_run_stats_load(vbc_run_stats *st, vbc_reader *in, vbc_error *err) {
       vbc_reader_get(in, &st->energy_low, sizeof st->energy_low, err) != VBC_OK ||
       vbc_reader_get(in, &st->energy_scale, sizeof st->energy_scale, err) != VBC_OK ||
       vbc_reader_get(in, &st->tension_scale, sizeof st->tension_scale, err) != VBC_OK ||
-      vbc_reader_get(in, &st->jitter_g, sizeof st->jitter_g, err) != VBC_OK ||
       load_jitter(st, in, err) != VBC_OK)
     return err->code;
   if (nstages != st->nstages)

@@ -86,11 +86,10 @@ typedef struct vbc_run_stats {
   /* tension (sim/monitors.c): rho0 |g| H of the fluid at the start, the pressure scale a tension
    * is judged on; 0: not watched (no gravity) */
   double tension_scale;
-  /* body_jitter: one record per body (vbc_monitors_start allocates them; vbc_run_stats_free) and
-   * |g|, the scale's acceleration (0: not watched) */
+  /* body_jitter: one record per body (vbc_monitors_start allocates them; vbc_run_stats_free);
+   * none without bodies or gravity (not watched) */
   vbc_body_jitter *jitter;
   size_t njitter;
-  double jitter_g;
 } vbc_run_stats;
 
 /* Empty statistics for the stages of coupling c. */
