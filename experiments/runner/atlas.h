@@ -140,6 +140,8 @@ struct vbc_sweep_case *vbc_atlas_find_run(const struct vbc_sweep *sw, const char
 struct vbc_sweep_case *vbc_atlas_run_of(const vbc_atlas *a, size_t c, size_t m, size_t k);
 /* The cell of case c, method m, level k. */
 const vbc_atlas_cell *vbc_atlas_cell_at(const vbc_atlas *a, size_t c, size_t m, size_t k);
+/* The cell of case c, method m at the finest level the case runs at (NULL if none). */
+const vbc_atlas_cell *vbc_atlas_finest_cell(const vbc_atlas *a, size_t c, size_t m);
 /* The method whose cell of case c at the case's finest level has the lowest error among the
  * finished cells without run-time warnings, or among all finished ones when every one was
  * flagged (a flagged run's lower error is shown but not taken as the best: sim/monitors.c);

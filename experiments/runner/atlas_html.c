@@ -41,12 +41,6 @@ static const char style[] =
     "img{width:48%;min-width:320px;border:1px solid #ccc;margin:2px}\n"
     "p.about{max-width:60em}\n";
 
-/* The finest level case c ran at: the last level with a cell for method m. */
-static const vbc_atlas_cell *finest(const vbc_atlas *a, size_t c, size_t m) {
-  size_t n = vbc_atlas_case_levels(a, c);
-  return n ? vbc_atlas_cell_at(a, c, m, n - 1) : NULL;
-}
-
 /* Colour classes by the error over the case's best: within 1.5x, 3x, 10x, beyond. */
 static const char *colour(const vbc_atlas_cell *x, double best) {
   if (strcmp(x->status, "refused") == 0) return "refused";
@@ -84,16 +78,16 @@ static void summary_table(FILE *f, const vbc_atlas *a) {
   for (size_t c = 0; c < a->spec.ncases; ++c) {
     const vbc_atlas_case *k = &a->spec.cases[c];
     const size_t b = vbc_atlas_best(a, c);
-    const vbc_atlas_cell *xb = b == SIZE_MAX ? NULL : finest(a, c, b);
+    const vbc_atlas_cell *xb = b == SIZE_MAX ? NULL : vbc_atlas_finest_cell(a, c, b);
     const double best = xb ? xb->errors[0] : INFINITY;
     fprintf(f, "<tr><td class=\"l\"><a href=\"#case-%s\">", k->name);
     text(f, k->name);
     fputs("</a></td><td>", f);
-    const vbc_atlas_cell *x0 = finest(a, c, 0);
+    const vbc_atlas_cell *x0 = vbc_atlas_finest_cell(a, c, 0);
     number(f, x0 ? x0->spacing : NAN, "%g");
     fputs("</td>", f);
     for (size_t m = 0; m < a->spec.nmethods; ++m) {
-      const vbc_atlas_cell *x = finest(a, c, m);
+      const vbc_atlas_cell *x = vbc_atlas_finest_cell(a, c, m);
       if (x) cell_summary(f, x, best, m == b);
       else fputs("<td class=\"notrun\">&ndash;</td>", f);
     }

@@ -98,15 +98,19 @@ const vbc_atlas_cell *vbc_atlas_cell_at(const vbc_atlas *a, size_t c, size_t m, 
   return NULL;
 }
 
-size_t vbc_atlas_best(const vbc_atlas *a, size_t c) {
+const vbc_atlas_cell *vbc_atlas_finest_cell(const vbc_atlas *a, size_t c, size_t m) {
   const size_t n = vbc_atlas_case_levels(a, c);
+  return n ? vbc_atlas_cell_at(a, c, m, n - 1) : NULL;
+}
+
+size_t vbc_atlas_best(const vbc_atlas *a, size_t c) {
   size_t best = SIZE_MAX;
   int best_flagged = 1;
-  for (size_t m = 0; n && m < a->spec.nmethods; ++m) {
-    const vbc_atlas_cell *x = vbc_atlas_cell_at(a, c, m, n - 1);
+  for (size_t m = 0; m < a->spec.nmethods; ++m) {
+    const vbc_atlas_cell *x = vbc_atlas_finest_cell(a, c, m);
     if (x == NULL || strcmp(x->status, "ok") != 0 || !isfinite(x->errors[0])) continue;
     const int flagged = x->warnings[0] != '\0';
-    const vbc_atlas_cell *b = best == SIZE_MAX ? NULL : vbc_atlas_cell_at(a, c, best, n - 1);
+    const vbc_atlas_cell *b = best == SIZE_MAX ? NULL : vbc_atlas_finest_cell(a, c, best);
     if (b == NULL || (best_flagged && !flagged) ||
         (flagged == best_flagged && x->errors[0] < b->errors[0]))
       best = m, best_flagged = flagged;
