@@ -22,8 +22,9 @@
   "               [--quiet] [--strict]\n"                                                            \
   "               [--dump-state STEP FILE | --from-state FILE] [--dump-lcp STEP DIR]\n"              \
   "               [--exact-reference] [--checkpoint-every STEPS | --checkpoint-seconds S]\n"          \
-  "               [--profile] [--max-particles N]\n"                                                   \
-  "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"
+  "               [--profile] [--max-particles N] [--cpu-limit S]\n"                             \
+  "       vbc run [SCENE.json [--set KEY=VALUE]...] --resume DIR [--threads N] [--quiet]\n"   \
+  "               [--cpu-limit S]\n"
 #define VALIDATE_SYNOPSIS \
   "vbc validate SCENE.json [--method NAME] [--set KEY=VALUE]... [--max-particles N]\n"
 #define LIST_SYNOPSIS "vbc list [--format text|markdown|json|compatibility]\n"
@@ -99,6 +100,9 @@
   "                   seconds have passed since the last one (atomically; removed when the\n"    \
   "                   run completes)\n"                                                           \
   MAX_PARTICLES_OPTION                                                                            \
+  "  --cpu-limit S    stop after the first step that takes the run's CPU time (all threads)\n"  \
+  "                   over S seconds, as SIGINT/SIGTERM would (below), with exit 152 (128 +\n" \
+  "                   SIGXCPU) and summary.json cpu_limit.reached; --resume continues it\n"     \
   "  --resume DIR     continue the run a kill interrupted from DIR/checkpoint.vbc; without\n"    \
   "                   SCENE the checkpoint's scene file and --set assignments are used; the\n"   \
   "                   results are those of an uninterrupted run, bit for bit\n"                  \
@@ -107,7 +111,8 @@
   "                   summary.json with \"status\": \"interrupted\", exit 128 + the signal\n"
 #define EXIT_CODES                                                                                \
   "exit codes: 0 success, 2 bad input, 3 the simulation failed, 4 system error,\n"                \
-  "            130/143 interrupted by SIGINT/SIGTERM (run, sweep)\n"
+  "            130/143 interrupted by SIGINT/SIGTERM (run, sweep), 152 stopped at\n"        \
+  "            --cpu-limit (run)\n"
 
 static const char usage[] =
     RUN_SYNOPSIS
@@ -150,7 +155,7 @@ typedef struct args {
   const char *sets[256];
   int nsets, threads, quiet, exact_reference, profile, strict;
   long dump_step, dump_lcp_step, checkpoint_every;
-  double checkpoint_seconds, max_particles;
+  double checkpoint_seconds, max_particles, cpu_limit;
   const char *dump_path, *from_state, *dump_lcp_dir, *resume;
   const char *method; /* --method NAME: a preset (scene/method_preset.h) */
   vbc_method_preset preset;
@@ -223,6 +228,13 @@ static int parse(int argc, char **argv, args *a) {
       a->checkpoint_seconds = strtod(argv[++i], &end);
       if (*end != '\0' || end == argv[i] || !(a->checkpoint_seconds > 0.0))
         return bad_usage("--checkpoint-seconds: expected a positive number, got %s", argv[i]);
+    } else if (strcmp(s, "--cpu-limit") == 0) {
+      char *end;
+      if (!has_value) return bad_usage("%s needs a number of CPU seconds", s);
+      a->cpu_limit = strtod(argv[++i], &end);
+      if (*end != '\0' || end == argv[i] || !(a->cpu_limit > 0.0 && a->cpu_limit < 1e12))
+        return bad_usage("--cpu-limit: expected a positive number of CPU seconds, got %s",
+                         argv[i]);
     } else if (strcmp(s, "--max-particles") == 0) {
       char *end;
       if (!has_value) return bad_usage("%s needs a number of particles", s);
@@ -351,6 +363,7 @@ static int cmd_run(args *a, const vbc_registry *reg) {
                          .profile = a->profile, .strict = a->strict,
                          .checkpoint_every = a->checkpoint_every,
                          .checkpoint_seconds = a->checkpoint_seconds, .resume = a->resume != NULL,
+                         .cpu_limit = a->cpu_limit,
                          .sets = a->sets, .nsets = a->nsets, .interrupt = &run_interrupt};
   struct sigaction old[2];
   catch_signals(old);
@@ -445,7 +458,8 @@ int vbc_main(int argc, char **argv) {
     return bad_usage("%s: --set needs the scene file (without one, --resume takes the "
                      "checkpoint's assignments)", cmd);
   if (!run && (a.out || a.threads || a.quiet || a.profile || a.strict || a.dump_path || a.from_state || a.dump_lcp_dir ||
-               a.exact_reference || a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0))
+               a.exact_reference || a.resume || a.checkpoint_every || a.checkpoint_seconds > 0.0 ||
+               a.cpu_limit > 0.0))
     return bad_usage("%s takes only a scene and --set", cmd);
   if (a.dump_path && a.from_state)
     return bad_usage("%s: --dump-state and --from-state exclude each other", cmd);

@@ -18,7 +18,8 @@ enum {
   VBC_EXIT_FAILED = 3,  /* the simulation failed: non-finite values, escape, solver breakdown */
   VBC_EXIT_SYSTEM = 4,  /* the machine refused: out of memory, cannot write a file */
   VBC_EXIT_INTERRUPTED = 128 /* + the signal number: stopped by SIGINT (130) or SIGTERM (143),
-                                the shell's convention for a process a signal ended */
+                                the shell's convention for a process a signal ended, or at
+                                `vbc run --cpu-limit` (152: 128 + SIGXCPU, as `ulimit -t`) */
 };
 
 typedef struct vbc_error {

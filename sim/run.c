@@ -262,7 +262,7 @@ static void record_failure(loop *L, const vbc_error *failure) {
   vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
 }
 
-/* Stopped by a signal between steps: the state after the last complete step is checkpointed
+/* Stopped by a signal, or at the CPU-time limit, between steps: the state after the last complete step is checkpointed
  * (when checkpointing is on; its streams keep their temporary names, which the checkpoint
  * refers to) or the streams are closed as they are, and summary.json says "interrupted". */
 static int record_interrupt(loop *L, int sig, vbc_error *err) {
@@ -282,10 +282,16 @@ static int record_interrupt(loop *L, int sig, vbc_error *err) {
   }
   vbc_error why;
   vbc_error_clear(&why);
-  vbc_error_set(&why, VBC_EXIT_INTERRUPTED + sig, "interrupted by signal %d (%s) after step %ld "
-                "of %ld (t = %.6g s)%s", sig, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
-                : "a signal", L->sim.step, vbc_schedule_total_steps(&L->sched, &L->sim),
-                L->sim.time, note);
+  const long steps = vbc_schedule_total_steps(&L->sched, &L->sim);
+  if (L->stats.cpu_limit_reached)
+    vbc_error_set(&why, VBC_EXIT_INTERRUPTED + sig, "stopped at its CPU-time limit of %.6g s "
+                  "after step %ld of %ld (t = %.6g s)%s", L->stats.cpu_limit, L->sim.step, steps,
+                  L->sim.time, note);
+  else
+    vbc_error_set(&why, VBC_EXIT_INTERRUPTED + sig, "interrupted by signal %d (%s) after step "
+                  "%ld of %ld (t = %.6g s)%s", sig, sig == SIGINT ? "SIGINT"
+                  : sig == SIGTERM ? "SIGTERM" : "a signal", L->sim.step, steps, L->sim.time,
+                  note);
   if (vbc_output_close(&L->out, err) != VBC_OK ||
       vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, o->from_state, &why, err) != VBC_OK)
     return err->code;
@@ -409,6 +415,13 @@ static void keep_for_resume(loop *L, vbc_error *err) {
            "vbc run --resume %s continues from it", L->checkpoint_step, L->out.dir);
 }
 
+/* --cpu-limit: has the loop used more CPU time than its limit, with steps still to run? */
+static int over_cpu_limit(loop *L, double cpu0) {
+  if (!(L->stats.cpu_limit > 0.0) || vbc_schedule_finished(&L->sched, &L->sim)) return 0;
+  L->stats.cpu_limit_reached = vbc_cpu_seconds() - cpu0 > L->stats.cpu_limit;
+  return L->stats.cpu_limit_reached;
+}
+
 int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
   loop *L = vbc_calloc(1, sizeof *L, err);
   if (L == NULL) return err->code;
@@ -419,9 +432,14 @@ int vbc_run(const vbc_scene *sc, const vbc_run_options *opt, vbc_error *err) {
     double t0 = vbc_now(), cpu0 = vbc_cpu_seconds();
     if (!opt->resume) rc = first_outputs(L, err); /* a resumed run has written them */
     int sig = 0;
+    L->stats.cpu_limit = opt->cpu_limit > 0.0 ? opt->cpu_limit : 0.0;
     while (rc == VBC_OK && !vbc_schedule_finished(&L->sched, &L->sim)) {
       if (opt->interrupt && (sig = (int)*opt->interrupt) != 0) break;
       rc = one_step(L, err);
+      if (rc == VBC_OK && over_cpu_limit(L, cpu0)) {
+        sig = SIGXCPU; /* the code a `ulimit -t` stop would give */
+        break;
+      }
     }
     vbc_progress_done(&L->progress);
     L->stats.wall_seconds = vbc_now() - t0;

@@ -47,6 +47,12 @@ typedef struct vbc_run_options {
    * is on, summary.json with "status": "interrupted", VBC_EXIT_INTERRUPTED + the signal. NULL:
    * never. */
   volatile sig_atomic_t *interrupt;
+  /* --cpu-limit S: stop after the first step that brings this process's CPU time in the loop
+   * (summary.json cpu_seconds) over S seconds, as an interruption would (checkpoint, "status":
+   * "interrupted"), with exit VBC_EXIT_INTERRUPTED + SIGXCPU, the code a `ulimit -t` stop gives;
+   * summary.json's cpu_limit says it was reached. 0: none. A resumed run counts its own CPU
+   * time from the resume. */
+  double cpu_limit;
   /* --strict: the first run-time monitor that fires (sim/monitors.h) fails the run like a blow-up
    * (exit 3, the last good state written); the scene key output.strict does the same. */
   int strict;

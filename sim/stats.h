@@ -75,6 +75,8 @@ typedef struct vbc_run_stats {
   long steps_run; /* steps completed by this process (all of them, or 1 with --from-state) */
   double wall_seconds;
   double cpu_seconds; /* the process's CPU time over the same span, all threads */
+  double cpu_limit;   /* vbc_run_options.cpu_limit (0: none), and whether the run stopped at it */
+  int cpu_limit_reached;
   /* where a step's wall time goes besides the stages (summary.json timing, vbc run --profile):
    * the simulation's parts of the step, and the time loop's own */
   double neighbours_seconds, explicit_seconds, advect_seconds, body_seconds;

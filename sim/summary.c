@@ -144,6 +144,11 @@ int vbc_summary_write(const char *dir, const vbc_sim *sim, const vbc_run_stats *
   cJSON_AddNumberToObject(root, "threads", st->threads);
   cJSON_AddNumberToObject(root, "wall_seconds", st->wall_seconds);
   cJSON_AddNumberToObject(root, "cpu_seconds", st->cpu_seconds);
+  if (st->cpu_limit > 0.0) {
+    cJSON *limit = cJSON_AddObjectToObject(root, "cpu_limit");
+    cJSON_AddNumberToObject(limit, "seconds", st->cpu_limit);
+    cJSON_AddBoolToObject(limit, "reached", st->cpu_limit_reached);
+  }
   /* fluid particles: the unknowns every method has; walls differ between boundary models.
    * Steps this process ran: a --from-state run starts at a later step. */
   cJSON_AddNumberToObject(root, "particle_steps_per_second",

@@ -1,7 +1,8 @@
 /* test_signals.c — SIGINT and SIGTERM (cli/cli.c, sim/run.h `interrupt`): the run stops between
  * steps, writes a checkpoint when checkpointing is on and summary.json with "status":
  * "interrupted", and exits 128 + the signal; the checkpoint resumes to the uninterrupted run's
- * series.csv; a sweep treats an interrupted case as not done and resumes it. */
+ * series.csv; a sweep treats an interrupted case as not done and resumes it. --cpu-limit stops a
+ * run the same way, with exit 152 (128 + SIGXCPU). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <math.h>
@@ -156,4 +157,39 @@ Test(signals, an_interrupted_sweep_case_is_resumed_by_the_next_sweep) {
   cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
   cr_assert_eq(json_number(s, "steps"), 1000);
   cJSON_Delete(s);
+}
+
+/* --cpu-limit S: the run stops after the first step that takes its CPU time over S, as a signal
+ * would (checkpoint, "interrupted"), exit 152, and says so in cpu_limit; a resume with a larger
+ * limit runs to the end. */
+Test(signals, a_cpu_limit_stops_between_steps_with_exit_152_and_the_resume_finishes) {
+  const char *dir = test_dir("sig_cpu_limit");
+  /* 300 steps: about 0.7 CPU s in the optimised build, 0.1 s is reached after a few dozen */
+  const char *args[] = {"run", source_path(HYDRO), "--quiet", "--threads", "1", "--set",
+                        "spacing=0.05", "--set", "time.end=0.3", "--out", dir,
+                        "--checkpoint-every", "100000", "--cpu-limit", "0.1", NULL};
+  char *err = NULL;
+  cr_assert_eq(run_vbc(args, &err), 152, "%s", err ? err : "");
+  cr_expect(err && strstr(err, "stopped at its CPU-time limit of 0.1 s after step"), "%s", err);
+  free(err);
+  cJSON *s = summary_of(dir);
+  cr_assert_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "interrupted");
+  const double steps = json_number(s, "steps");
+  cr_expect(steps >= 1 && steps < 300, "stopped between steps: %g", steps);
+  cr_expect_float_eq(json_number(s, "time"), steps * 0.001, 1e-12);
+  cr_expect_geq(json_number(s, "cpu_seconds"), 0.1);
+  cr_expect_eq(json_number(s, "cpu_limit.seconds"), 0.1);
+  cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "cpu_limit"), "reached")));
+  cJSON_Delete(s);
+  cr_assert(file_exists(path_in(dir, "checkpoint.vbc")));
+  const char *resume[] = {"run", "--resume", dir, "--quiet", "--threads", "1", "--cpu-limit",
+                          "1000", NULL};
+  cr_assert_eq(run_vbc(resume, NULL), 0);
+  s = summary_of(dir);
+  cr_expect_str_eq(cJSON_GetObjectItem(s, "status")->valuestring, "ok");
+  cr_expect_eq(json_number(s, "steps"), 300);
+  cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "cpu_limit"), "reached")));
+  cJSON_Delete(s);
+  const char *bad[] = {"run", source_path(HYDRO), "--cpu-limit", "0", NULL};
+  cr_expect_eq(run_vbc(bad, NULL), 2, "a limit must be a positive number of CPU seconds");
 }

@@ -77,6 +77,9 @@ typedef struct vbc_sweep_spec {
                                  runs a whole scene checkpoints whenever that many wall seconds
                                  passed (vbc run --checkpoint-seconds), so only cases longer
                                  than that write one, and a killed case resumes from it */
+  double cpu_limit_seconds;   /* `cpu_limit_seconds` (default 0: none): every case that runs a
+                                 whole scene stops between steps once it has used that much CPU
+                                 time (vbc run --cpu-limit), with a checkpoint if it writes any */
   const char **metrics;
   size_t nmetrics;
   vbc_sweep_plot *plots;

@@ -423,7 +423,7 @@ static int push(char **argv, int *n, const char *s) {
 char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const char *vbc,
                            int threads, int resume) {
   const vbc_sweep_spec *s = &sw->spec;
-  size_t max = 16 + 2 * ((size_t)s->nsets + (size_t)s->nreplay_sets + s->nkeys + 1);
+  size_t max = 18 + 2 * ((size_t)s->nsets + (size_t)s->nreplay_sets + s->nkeys + 1);
   char **argv = calloc(max, sizeof *argv);
   if (argv == NULL) return NULL;
   int n = 0, ok = push(argv, &n, vbc) && push(argv, &n, "run") && push(argv, &n, s->scene);
@@ -439,6 +439,10 @@ char **vbc_sweep_case_argv(const vbc_sweep *sw, const vbc_sweep_case *c, const c
   if (ok && whole && s->checkpoint_seconds > 0.0) {
     snprintf(num, sizeof num, "%.17g", s->checkpoint_seconds);
     ok = push(argv, &n, "--checkpoint-seconds") && push(argv, &n, num);
+  }
+  if (ok && whole && s->cpu_limit_seconds > 0.0) {
+    snprintf(num, sizeof num, "%.17g", s->cpu_limit_seconds);
+    ok = push(argv, &n, "--cpu-limit") && push(argv, &n, num);
   }
   if (ok && c->is_state) {
     snprintf(num, sizeof num, "%ld", s->state_step);

@@ -364,7 +364,8 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
                         int ncli_sets, vbc_error *err) {
   static const char *const keys[] = {"name", "description", "scene", "set", "vary", "zip",
                                      "repeat", "from_state", "exact_reference", "metrics",
-                                     "plots", "checkpoint_seconds", NULL};
+                                     "plots", "checkpoint_seconds",
+                                     "cpu_limit_seconds", NULL};
   memset(s, 0, sizeof *s);
   snprintf(s->file, sizeof s->file, "%s", path);
   const char *slash = strrchr(path, '/');
@@ -385,7 +386,9 @@ int vbc_sweep_spec_load(vbc_sweep_spec *s, const char *path, const char *const *
       vbc_json_integer(&c, s->root, "", "repeat", 1, 1, 1000, &repeat) ||
       vbc_json_bool(&c, s->root, "", "exact_reference", 0, &s->exact_reference) ||
       vbc_json_number(&c, s->root, "", "checkpoint_seconds", 180.0, 0.0, 0, 1e9,
-                      &s->checkpoint_seconds))
+                      &s->checkpoint_seconds) ||
+      vbc_json_number(&c, s->root, "", "cpu_limit_seconds", 0.0, 0.0, 0, 1e12,
+                      &s->cpu_limit_seconds))
     return err->code;
   if (s->name == NULL) {
     cJSON_AddStringToObject(s->root, "name", unnamed);
