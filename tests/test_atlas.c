@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "experiments/runner/atlas.h"
 #include "tests/atlas_small.h"
@@ -254,6 +255,69 @@ Test(atlas, budget_holds_back_cells_predicted_over_it) {
   cr_expect_eq(atlas_small_run(spec, out, bad, &err), 2);
   cr_expect(strstr(err, "--budget") != NULL, "%s", err);
   free(err);
+}
+
+/* The cap: with a budget, every cell's run is stopped at VBC_ATLAS_CAP_FACTOR times it of CPU
+ * time (the case sweep's cpu_limit_seconds, so job lines carry it too). A cell stopped there is
+ * `not run` with the run's message and is not started again under that budget; a larger budget
+ * continues it from its checkpoint. The stop is made here by hand: the first job line (the
+ * tank's mps_lcp at level 2) run with a limit of 1e-6 s, which a budget of 1e-7 s (a cap of
+ * 2e-7 s) counts as reached at the cap. A job line runs its one cell whatever the other cells
+ * of its case sweep are (the tank refuses pms). */
+Test(atlas, a_cell_stopped_at_the_cap_is_not_run_until_a_larger_budget) {
+  const char *spec = atlas_small_spec("atlas_cap");
+  char out[1100], path[1200], sweep[1300], tank[1200];
+  snprintf(out, sizeof out, "%s/out", test_dir("atlas_cap_out"));
+  snprintf(tank, sizeof tank, "%s/cases/tank", out);
+  snprintf(path, sizeof path, "%s/jobs.txt", test_dir("atlas_cap_jobs"));
+  snprintf(sweep, sizeof sweep, "%s/cases/tank/sweep.json", out);
+  const char *first_level[] = {"--levels", "1", "--budget", "0", NULL};
+  cJSON_Delete(run_and_read(spec, out, first_level));
+  const char *emit[] = {"--emit-jobs", path, "--budget", "0", NULL};
+  char *err = NULL;
+  cr_assert_eq(atlas_small_run(spec, out, emit, &err), 0, "%s", err);
+  free(err);
+  cJSON *s = read_json(sweep);
+  cr_assert_not_null(s);
+  cr_expect_null(cJSON_GetObjectItem(s, "cpu_limit_seconds"), "no budget, no cap");
+  cJSON_AddNumberToObject(s, "cpu_limit_seconds", 1e-6);
+  char *text = cJSON_Print(s), *jobs = read_text(path);
+  cJSON_Delete(s);
+  write_text(tank, "sweep.json", text);
+  free(text);
+  cr_assert(jobs && strstr(jobs, "cases/tank/sweep.json"), "%s", jobs);
+  char line[4096], id[16] = "";
+  snprintf(line, sizeof line, "%.*s > /dev/null 2>&1", (int)strcspn(jobs, "\n"), jobs);
+  free(jobs);
+  const char *case_id = strstr(line, "--case ");
+  cr_assert(case_id && sscanf(case_id, "--case %15[0-9a-f]", id) == 1, "%s", line);
+  /* the tank's sweep has a refused cell (pms: no body), which is not this job's concern */
+  const int st = system(line);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 152, "stopped at its limit: exit 152, as vbc run");
+  const char *tiny[] = {"--budget", "1e-7", NULL};
+  cJSON *atlas = run_and_read(spec, out, tiny);
+  cr_expect_str_eq(status(atlas, "tank", "mps_lcp", 2), "not run");
+  const char *why = cJSON_GetObjectItem(cell(atlas, "tank", "mps_lcp", 2), "message")->valuestring;
+  cr_expect(strstr(why, "not run to its end, over 2 times the budget: stopped at its CPU-time "
+                        "limit of 1e-06 s after step 1 of ") == why, "%s", why);
+  cr_expect(strstr(why, "--resume") == NULL, "%s", why);
+  cr_expect(strstr(cJSON_GetObjectItem(cell(atlas, "box", "pms", 2), "message")->valuestring,
+                   "not run: predicted"), "the other cells are judged as before");
+  cJSON_Delete(atlas);
+  s = read_json(sweep);
+  cr_expect_float_eq(json_number(s, "cpu_limit_seconds"), 2e-7, 1e-20, "the cap is in the spec");
+  cJSON_Delete(s);
+  /* a larger budget: the stopped cell continues from its checkpoint, under the new cap */
+  const char *larger[] = {"--budget", "1000", NULL};
+  atlas = run_and_read(spec, out, larger);
+  cr_expect_str_eq(status(atlas, "tank", "mps_lcp", 2), "ok");
+  cr_expect_str_eq(status(atlas, "box", "pms", 2), "ok");
+  cJSON_Delete(atlas);
+  snprintf(path, sizeof path, "%s/runs/%s/case.json", out, id);
+  char *json = read_text(path);
+  cr_expect(json && strstr(json, "--resume") && strstr(json, "2000"),
+            "continued from its checkpoint with the cap of the new budget: %s", json);
+  free(json);
 }
 
 /* A bad case file stops the atlas before anything runs, naming the file and the JSON path. */

@@ -24,6 +24,10 @@ struct vbc_sweep_case;
  * runs (atlas_budget.c). */
 #define VBC_ATLAS_PROBE_FRACTION (1.0 / 32.0)
 #define VBC_ATLAS_PROBE_STEPS 5
+/* A running cell is stopped at this many times the budget of CPU seconds (`vbc run
+ * --cpu-limit`): a prediction is a lower bound where the solver's work grows faster than the
+ * last two levels said, and the cap bounds what such a cell can cost (atlas_budget.c). */
+#define VBC_ATLAS_CAP_FACTOR 2.0
 
 typedef struct vbc_atlas_error { /* a benchmark metric that scores the case; lower is better */
   const char *metric, *label;
@@ -107,6 +111,12 @@ size_t vbc_atlas_slot(const vbc_atlas *a, size_t c, size_t m, size_t k);
  * note why in a->held; also sets every case's sweep cases `held` for levels above k and for
  * noted cells. Reads the stored results (vbc_atlas_collect). */
 int vbc_atlas_plan_level(vbc_atlas *a, size_t k, vbc_error *err);
+
+/* Was the run of cell (c, m, k) stopped at its CPU-time limit, one at least the atlas's cap
+ * (VBC_ATLAS_CAP_FACTOR x the budget)? Then why (its message) is set and it is not run again
+ * until a larger budget lets it go on (from its checkpoint). 0 without a budget. */
+int vbc_atlas_stopped_at_cap(const vbc_atlas *a, size_t c, size_t m, size_t k, char *why,
+                             size_t size);
 
 /* The levels case c runs at: min(--levels, its own count). */
 size_t vbc_atlas_case_levels(const vbc_atlas *a, size_t c);

@@ -15,7 +15,13 @@
  * run to VBC_ATLAS_PROBE_FRACTION of its end time or VBC_ATLAS_PROBE_STEPS steps, whichever is
  * longer (a run of its own id), as the probe's CPU seconds times the ratio of the end times.
  * The probes of every case run before the first level; a cell whose probe failed or was
- * refused runs (and fails or is refused itself). */
+ * refused runs (and fails or is refused itself).
+ *
+ * A prediction can fall short (at level 2 it is a lower bound), so a cell that runs is also
+ * capped: `vbc run --cpu-limit` at VBC_ATLAS_CAP_FACTOR times the budget stops it between
+ * steps with a checkpoint. Such a cell is `not run` with the run's message, so are the finer
+ * cells of its method, and it is not started again under the same budget; a larger one
+ * continues it from the checkpoint. The probes are not capped (they run 1/32 of a cell). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,27 @@ static vbc_sweep_case *probe_of(const vbc_atlas *a, size_t c, size_t m) {
   if (a->probes == NULL || a->probes[c].ncases == 0) return NULL;
   return vbc_atlas_find_run(&a->probes[c], a->spec.methods[m],
                             vbc_atlas_level_number(&a->spec.cases[c], 0, "spacing"));
+}
+
+int vbc_atlas_stopped_at_cap(const vbc_atlas *a, size_t c, size_t m, size_t k, char *why,
+                             size_t size) {
+  const vbc_sweep_case *run = vbc_atlas_run_of(a, c, m, k);
+  if (!(a->budget > 0.0) || run == NULL || run->state != VBC_CASE_INCOMPLETE) return 0;
+  cJSON *summary = vbc_sweep_case_json(&a->sweeps[c], run, "summary.json");
+  const cJSON *limit = cJSON_GetObjectItemCaseSensitive(summary, "cpu_limit");
+  const cJSON *seconds = cJSON_GetObjectItemCaseSensitive(limit, "seconds");
+  const cJSON *error = cJSON_GetObjectItemCaseSensitive(summary, "error");
+  const int capped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(limit, "reached")) &&
+                     cJSON_IsNumber(seconds) &&
+                     seconds->valuedouble >= (1.0 - 1e-9) * VBC_ATLAS_CAP_FACTOR * a->budget;
+  if (capped) { /* the run's message without its "; continue with vbc run --resume DIR" */
+    const char *text = cJSON_IsString(error) ? error->valuestring : "stopped at its CPU limit";
+    const char *cont = strstr(text, "; continue with");
+    snprintf(why, size, "not run to its end, over %g times the budget: %.*s",
+             VBC_ATLAS_CAP_FACTOR, (int)(cont ? (size_t)(cont - text) : strlen(text)), text);
+  }
+  cJSON_Delete(summary);
+  return capped;
 }
 
 /* Why first-level cell (c, m) is not run, or "" when it runs: its probe's CPU seconds over its
@@ -62,12 +89,14 @@ static void judge_first(vbc_atlas *a, size_t c, size_t m, char *note, size_t siz
 static void judge(vbc_atlas *a, size_t c, size_t m, size_t k, char *note, size_t size) {
   const vbc_atlas_case *kc = &a->spec.cases[c];
   note[0] = '\0';
+  if (vbc_atlas_stopped_at_cap(a, c, m, k, note, size)) return;
   if (k == 0) {
     judge_first(a, c, m, note, size);
     return;
   }
   const vbc_atlas_cell *prev = vbc_atlas_cell_at(a, c, m, k - 1);
-  /* a coarser cell held back (and not run earlier under a larger budget) holds this one */
+  /* a coarser cell held back or stopped at the cap (and not finished earlier under a larger
+   * budget) holds this one */
   if (!finished(prev) && a->held[vbc_atlas_slot(a, c, m, k - 1)][0]) {
     snprintf(note, size, "not run: its coarser level is over the atlas's cost budget");
     return;
@@ -107,6 +136,8 @@ int vbc_atlas_plan_level(vbc_atlas *a, size_t k, vbc_error *err) {
       for (size_t level = 0; level < vbc_atlas_case_levels(a, c); ++level) {
         char *note = a->held[vbc_atlas_slot(a, c, m, level)];
         if (level == k && a->budget > 0.0) judge(a, c, m, k, note, sizeof *a->held);
+        else if (level < k && note[0] == '\0') /* stopped at the cap since it was judged */
+          vbc_atlas_stopped_at_cap(a, c, m, level, note, sizeof *a->held);
         vbc_sweep_case *run = vbc_atlas_run_of(a, c, m, level);
         if (run) run->held = level > k || note[0] != '\0';
       }

@@ -117,6 +117,8 @@ static int write_case_spec(const vbc_atlas *a, size_t c, const char *path, doubl
   }
   if (cJSON_GetArraySize(set) > 0) cJSON_AddItemToObject(s, "set", set);
   else cJSON_Delete(set);
+  if (probe_end <= 0.0 && a->budget > 0.0) /* the cap of a running cell (atlas_budget.c) */
+    cJSON_AddNumberToObject(s, "cpu_limit_seconds", VBC_ATLAS_CAP_FACTOR * a->budget);
   cJSON *vary = cJSON_AddObjectToObject(s, "vary");
   cJSON *methods = cJSON_AddArrayToObject(vary, "method");
   for (size_t m = 0; m < a->spec.nmethods; ++m)
@@ -241,12 +243,15 @@ static int probes_settled(const vbc_atlas *a) {
   return 1;
 }
 
-/* Is every cell of level k done, failed or refused? */
+/* Is every cell of level k done, failed, refused or stopped at the cap? */
 static int level_settled(const vbc_atlas *a, size_t k) {
+  char why[240];
   for (size_t c = 0; c < a->spec.ncases; ++c)
     for (size_t m = 0; k < vbc_atlas_case_levels(a, c) && m < a->spec.nmethods; ++m) {
       const vbc_sweep_case *run = vbc_atlas_run_of(a, c, m, k);
-      if (run && (run->state == VBC_CASE_PENDING || run->state == VBC_CASE_INCOMPLETE))
+      if (run && (run->state == VBC_CASE_PENDING ||
+                  (run->state == VBC_CASE_INCOMPLETE &&
+                   !vbc_atlas_stopped_at_cap(a, c, m, k, why, sizeof why))))
         return 0;
     }
   return 1;

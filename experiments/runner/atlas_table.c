@@ -142,6 +142,8 @@ int vbc_atlas_collect(vbc_atlas *a, vbc_error *err) {
         const char *held = a->held ? a->held[vbc_atlas_slot(a, c, m, k)] : "";
         if (strcmp(cell->status, "not run") == 0 && held[0])
           snprintf(cell->message, sizeof cell->message, "%s", held);
+        else if (strcmp(cell->status, "not run") == 0) /* stopped at the cap in this run */
+          vbc_atlas_stopped_at_cap(a, c, m, k, cell->message, sizeof cell->message);
         const vbc_atlas_cell *coarser = k > 0 ? &a->cells[a->ncells - 2] : NULL;
         double e0 = ok_error(coarser), e1 = ok_error(cell);
         if (e0 > 0.0 && e1 > 0.0)

@@ -233,6 +233,9 @@ static int run_one(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_erro
   if (c == NULL)
     return vbc_error_set(err, VBC_EXIT_INPUT, "%s: no case with id %s (vbc sweep %s --list)",
                          sw->spec.file, a->only, sw->spec.file);
+  if (c->state == VBC_CASE_REFUSED)
+    return vbc_error_set(err, VBC_EXIT_INPUT, "%s: case %s: %s", sw->spec.file, c->label,
+                         c->message);
   if (!c->is_state && sw->ncases > 0 && sw->cases[0].is_state &&
       sw->cases[0].state != VBC_CASE_DONE)
     return vbc_error_set(err, VBC_EXIT_INPUT,
@@ -244,7 +247,14 @@ static int run_one(vbc_sweep *sw, const char *vbc, const sweep_args *a, vbc_erro
     return VBC_OK;
   }
   if (vbc_sweep_execute(sw, vbc, 1, a->force, c->id, err) != VBC_OK) return err->code;
-  return c->state == VBC_CASE_DONE ? VBC_OK : VBC_EXIT_FAILED;
+  if (c->state == VBC_CASE_DONE) return VBC_OK;
+  /* a run stopped at cpu_limit_seconds (or told to stop) exits as vbc run did: 152, 143 */
+  cJSON *result = vbc_sweep_case_json(sw, c, "result.json");
+  const cJSON *code = cJSON_GetObjectItemCaseSensitive(result, "exit_code");
+  const int rc = c->state == VBC_CASE_INCOMPLETE && cJSON_IsNumber(code) &&
+                 code->valueint > VBC_EXIT_INTERRUPTED ? code->valueint : VBC_EXIT_FAILED;
+  cJSON_Delete(result);
+  return rc;
 }
 
 /* Every job reads the frozen state: make it here, once, before the jobs are spread. */
@@ -327,6 +337,9 @@ int vbc_sweep_main(int argc, char **argv, const struct vbc_registry *registry) {
     if (a.cases) snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s", a.cases);
     else snprintf(sw.cases_dir, sizeof sw.cases_dir, "%s/cases", sw.out);
     rc = check_paths(&sw, &err);
+    /* --case ID runs one case: another case's bad scene or preset (a refused cell of an atlas)
+     * is not its concern; its own is still exit 2 (run_one) */
+    sw.keep_refused = a.only != NULL;
     if (rc == VBC_OK) rc = vbc_sweep_expand_cases(&sw, &err);
     if (rc == VBC_OK && !a.list) rc = vbc_sweep_check_metrics(&sw, &err);
   }
