@@ -205,26 +205,25 @@ static size_t max_case_levels(const vbc_atlas *a) {
 }
 
 /* Level by level, coarsest first, so that a finer cell's cost is predicted from a finished
- * coarser one before it starts (atlas_budget.c). */
+ * coarser one before it starts (atlas_budget.c). The cells of a level, of every case, are one
+ * queue: a case with one long cell left does not hold the other jobs idle. */
 int vbc_atlas_execute(vbc_atlas *a, const char *vbc, vbc_error *err) {
-  for (size_t c = 0; a->probes && c < a->spec.ncases; ++c) {
-    if (a->probes[c].ncases == 0) continue; /* no level that resolves: nothing to probe */
-    if (!a->quiet) fprintf(stderr, "vbc atlas: case %s, probe\n", a->spec.cases[c].name);
+  if (a->probes) {
+    if (!a->quiet) fprintf(stderr, "vbc atlas: the probes\n");
     vbc_error inner = {0};
-    if (vbc_sweep_execute(&a->probes[c], vbc, a->jobs, a->force, NULL, &inner) != VBC_OK)
+    if (vbc_sweep_execute_together(a->probes, a->spec.ncases, vbc, a->jobs, a->force, NULL,
+                                   &inner) != VBC_OK)
       return *err = inner, err->code;
   }
   for (size_t k = 0; k < max_case_levels(a); ++k) {
     if (vbc_atlas_plan_level(a, k, err) != VBC_OK) return err->code;
-    for (size_t c = 0; c < a->spec.ncases; ++c) {
-      if (k >= vbc_atlas_case_levels(a, c)) continue;
-      if (!a->quiet)
-        fprintf(stderr, "vbc atlas: case %s, level %zu\n", a->spec.cases[c].name, k + 1);
-      vbc_error inner = {0};
-      int rc = vbc_sweep_execute(&a->sweeps[c], vbc, a->jobs, a->force, NULL, &inner);
-      /* an interrupted atlas stops; the cells already done stay done */
-      if (rc != VBC_OK) return *err = inner, err->code;
-    }
+    if (!a->quiet) fprintf(stderr, "vbc atlas: level %zu\n", k + 1);
+    vbc_error inner = {0};
+    /* the cases without a level k hold all their cells (vbc_atlas_plan_level) */
+    int rc = vbc_sweep_execute_together(a->sweeps, a->spec.ncases, vbc, a->jobs, a->force, NULL,
+                                        &inner);
+    /* an interrupted atlas stops; the cells already done stay done */
+    if (rc != VBC_OK) return *err = inner, err->code;
   }
   return VBC_OK;
 }

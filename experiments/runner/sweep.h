@@ -173,6 +173,11 @@ void vbc_sweep_argv_free(char **argv);
  * the runner's own failure (an interrupted sweep: VBC_EXIT_FAILED). */
 int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const char *only,
                       vbc_error *err);
+/* The same over the n sweeps sweeps[0..n-1] at once: one queue of their cases in order (each
+ * sweep's frozen state first), so that a sweep with one long case left does not hold the other
+ * jobs idle (vbc atlas: every case of a level). */
+int vbc_sweep_execute_together(vbc_sweep *sweeps, size_t n, const char *vbc, int jobs,
+                               int force, const char *only, vbc_error *err);
 
 /* `--emit-jobs FILE`: one shell command per case still to run, every path one single-quoted sh
  * word (experiments/runner/sweep_jobs.c). */

@@ -108,6 +108,7 @@ static int write_result(const vbc_sweep *sw, vbc_sweep_case *c, int code, double
 
 typedef struct slot {
   pid_t pid;
+  vbc_sweep *sw; /* the sweep of the case it runs */
   vbc_sweep_case *c;
   double started, last_beat;
   vbc_case_lock lock; /* the case's, held while it runs (experiments/runner/sweep_lock.h) */
@@ -193,7 +194,8 @@ static void report(const vbc_sweep *sw, const vbc_sweep_case *c, double seconds,
   fputc('\n', stderr);
 }
 
-static int finish_case(const vbc_sweep *sw, slot *s, int status, tally *t, vbc_error *err) {
+static int finish_case(slot *s, int status, tally *t, vbc_error *err) {
+  const vbc_sweep *sw = s->sw;
   double seconds = vbc_now() - s->started;
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (WIFSIGNALED(status) && interrupted) return VBC_OK; /* stays incomplete: rerun next time */
@@ -237,7 +239,8 @@ static int latest_progress(const vbc_sweep *sw, const vbc_sweep_case *c, double 
 }
 
 /* "[running] 1a2b3c4d5e6f  t = 0.12 s of 1 s (step 60/500)  40 s elapsed" */
-static void heartbeat(const vbc_sweep *sw, const slot *s, double now) {
+static void heartbeat(const slot *s, double now) {
+  const vbc_sweep *sw = s->sw;
   char took[32], where[160];
   double t;
   long step, steps;
@@ -254,7 +257,7 @@ static void heartbeat(const vbc_sweep *sw, const slot *s, double now) {
 
 /* Wait for one child, saying where each running case is at least every `beat` seconds (0: never);
  * returns its slot index or -1 (interrupted, or no child). */
-static int wait_one(const vbc_sweep *sw, slot *slots, int jobs, double beat, int *status) {
+static int wait_one(slot *slots, int jobs, double beat, int *status) {
   for (;;) {
     pid_t pid = waitpid(-1, status, WNOHANG);
     if (pid < 0) return -1;
@@ -265,7 +268,7 @@ static int wait_one(const vbc_sweep *sw, slot *slots, int jobs, double beat, int
     const double now = vbc_now();
     for (int i = 0; beat > 0.0 && i < jobs; ++i)
       if (slots[i].pid > 0 && now - slots[i].last_beat >= beat) {
-        heartbeat(sw, &slots[i], now);
+        heartbeat(&slots[i], now);
         slots[i].last_beat = now;
       }
     nanosleep(&(struct timespec){0, 50000000L}, NULL); /* 50 ms: a finished case is seen soon */
@@ -281,10 +284,11 @@ static void stop_children(slot *slots, int jobs) {
 }
 
 typedef struct queue {
+  vbc_sweep **sweeps;     /* the sweep of each case */
   vbc_sweep_case **cases; /* NULL once started, or settled by another process */
   unsigned char *told;    /* "being run by …" said for this case */
   size_t n;
-  int force, threads;
+  int force, side_by_side; /* side by side: more than one job and case (one thread each) */
 } queue;
 
 /* A case another process ran while this one waited: counted, not run. */
@@ -297,9 +301,9 @@ static void settled_elsewhere(vbc_sweep_case *c, tally *t) {
 /* Start in slot s (number k) the first queued case whose lock is free, its state read again
  * under the lock (another sweep sharing the cases may have run it since this one looked).
  * 1: started; 0: every queued case is held by another process; -1: err. */
-static int start_next(vbc_sweep *sw, queue *q, slot *s, int k, const char *vbc, tally *t,
-                      vbc_error *err) {
+static int start_next(queue *q, slot *s, int k, const char *vbc, tally *t, vbc_error *err) {
   for (size_t i = 0; i < q->n; ++i) {
+    vbc_sweep *sw = q->sweeps[i];
     vbc_sweep_case *c = q->cases[i];
     char holder[300];
     if (c == NULL) continue;
@@ -316,9 +320,11 @@ static int start_next(vbc_sweep *sw, queue *q, slot *s, int k, const char *vbc, 
       settled_elsewhere(c, t);
       continue;
     }
-    s->c = c;
+    s->sw = sw, s->c = c;
     s->started = s->last_beat = vbc_now();
-    s->pid = start_case(sw, c, vbc, q->threads, k, &s->lock, err);
+    /* --threads N for every case; else one each when they run side by side, else all cores */
+    const int threads = sw->threads > 0 ? sw->threads : q->side_by_side ? 1 : 0;
+    s->pid = start_case(sw, c, vbc, threads, k, &s->lock, err);
     if (s->pid > 0) return 1;
     s->pid = 0;
     vbc_case_lock_release(&s->lock);
@@ -333,12 +339,11 @@ static size_t queued(const queue *q) {
   return n;
 }
 
-static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const char *vbc,
+/* Run the nq cases (cases[i] of sweeps[i]), up to jobs at once. */
+static int run_queue(vbc_sweep **sweeps, vbc_sweep_case **cases, size_t nq, const char *vbc,
                      int jobs, int force, tally *t, vbc_error *err) {
   slot *slots = vbc_calloc((size_t)jobs, sizeof *slots, err);
-  /* --threads N for every case; else one each when they run side by side, else all cores */
-  queue q = {.n = nq, .force = force,
-             .threads = sw->threads > 0 ? sw->threads : jobs > 1 && nq > 1 ? 1 : 0};
+  queue q = {.sweeps = sweeps, .n = nq, .force = force, .side_by_side = jobs > 1 && nq > 1};
   q.cases = slots ? vbc_calloc(nq ? nq : 1, sizeof *q.cases, err) : NULL;
   q.told = q.cases ? vbc_calloc(nq ? nq : 1, 1, err) : NULL;
   if (q.told == NULL) return free(slots), free(q.cases), err->code;
@@ -348,7 +353,7 @@ static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const cha
   while (rc == VBC_OK && !interrupted && (queued(&q) > 0 || running > 0)) {
     for (int i = 0; i < jobs && !interrupted; ++i) {
       if (slots[i].pid > 0) continue;
-      int started = start_next(sw, &q, &slots[i], i, vbc, t, err);
+      int started = start_next(&q, &slots[i], i, vbc, t, err);
       if (started < 0) rc = err->code;
       if (started <= 0) break;
       running++;
@@ -358,9 +363,10 @@ static int run_queue(vbc_sweep *sw, vbc_sweep_case **cases, size_t nq, const cha
       if (queued(&q) > 0) nanosleep(&(struct timespec){0, 200000000L}, NULL);
       continue;
     }
-    int status, i = wait_one(sw, slots, jobs, sw->quiet ? 0.0 : sw->progress_seconds, &status);
+    const vbc_sweep *sw = sweeps[0]; /* the sweeps run together share quiet and progress */
+    int status, i = wait_one(slots, jobs, sw->quiet ? 0.0 : sw->progress_seconds, &status);
     if (i < 0) continue;
-    rc = finish_case(sw, &slots[i], status, t, err);
+    rc = finish_case(&slots[i], status, t, err);
     vbc_case_lock_release(&slots[i].lock);
     slots[i].pid = 0;
     running--;
@@ -384,38 +390,60 @@ static void install_handlers(struct sigaction *old_int, struct sigaction *old_te
   sigaction(SIGTERM, &sa, old_term);
 }
 
-int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const char *only,
-                      vbc_error *err) {
-  vbc_sweep_case **queue = vbc_calloc(sw->ncases ? sw->ncases : 1, sizeof *queue, err);
-  if (queue == NULL) return err->code;
-  tally t = {.total = sw->ncases, .t0 = vbc_now()};
-  size_t nq = 0;
-  for (size_t i = 0; i < sw->ncases; ++i) {
-    vbc_sweep_case *c = &sw->cases[i];
-    int wanted = only == NULL || strcmp(c->id, only) == 0;
-    if (wanted && needs_run(c, force)) queue[nq++] = c;
-    else t.finished++;
-  }
-  t.queued = nq;
+/* "sweep NAME: 12 cases, 3 to run (one thread each), output in DIR" */
+static void announce(const vbc_sweep *sw, size_t to_run, int side_by_side) {
   char threads[48] = "";
   if (sw->threads > 0)
     snprintf(threads, sizeof threads, " (%d thread%s each)", sw->threads, sw->threads > 1 ? "s" : "");
-  else if (nq > 1 && jobs > 1)
+  else if (side_by_side)
     snprintf(threads, sizeof threads, " (one thread each)");
   fprintf(stderr, "sweep %s: %zu cases, %zu to run%s, output in %s\n", sw->spec.name, sw->ncases,
-          nq, threads, sw->out);
+          to_run, threads, sw->out);
+}
+
+int vbc_sweep_execute_together(vbc_sweep *sweeps, size_t n, const char *vbc, int jobs,
+                               int force, const char *only, vbc_error *err) {
+  size_t total = 0, nq = 0, nstate = 0;
+  for (size_t k = 0; k < n; ++k) total += sweeps[k].ncases;
+  vbc_sweep_case **queue = vbc_calloc(total ? total : 1, sizeof *queue, err);
+  vbc_sweep **of = queue ? vbc_calloc(total ? total : 1, sizeof *of, err) : NULL;
+  if (of == NULL) return free(queue), err->code;
+  tally t = {.total = total, .t0 = vbc_now()};
+  /* the frozen states come first: every other case of their sweeps reads them */
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t k = 0; k < n; ++k)
+      for (size_t i = 0; i < sweeps[k].ncases; ++i) {
+        vbc_sweep_case *c = &sweeps[k].cases[i];
+        if (c->is_state != (pass == 0)) continue;
+        if ((only == NULL || strcmp(c->id, only) == 0) && needs_run(c, force))
+          of[nq] = &sweeps[k], queue[nq++] = c, nstate += pass == 0;
+        else
+          t.finished++;
+      }
+  t.queued = nq;
+  for (size_t k = 0; k < n; ++k) {
+    size_t mine = 0;
+    for (size_t q = 0; q < nq; ++q) mine += of[q] == &sweeps[k];
+    if (n == 1 || mine > 0) announce(&sweeps[k], mine, nq > 1 && jobs > 1);
+  }
   int rc = VBC_OK;
-  /* the frozen state comes first: every other case reads it */
-  size_t first = nq > 0 && queue[0]->is_state ? 1 : 0;
   struct sigaction old_int, old_term;
   install_handlers(&old_int, &old_term);
-  if (first) rc = run_queue(sw, queue, 1, vbc, 1, force, &t, err);
-  if (rc == VBC_OK && first && queue[0]->state != VBC_CASE_DONE)
-    rc = vbc_error_set(err, VBC_EXIT_FAILED, "the frozen-state case %s failed: %s", queue[0]->id,
-                       queue[0]->message);
-  if (rc == VBC_OK) rc = run_queue(sw, queue + first, nq - first, vbc, jobs, force, &t, err);
+  for (size_t q = 0; rc == VBC_OK && q < nstate; ++q) {
+    rc = run_queue(of + q, queue + q, 1, vbc, 1, force, &t, err);
+    if (rc == VBC_OK && queue[q]->state != VBC_CASE_DONE)
+      rc = vbc_error_set(err, VBC_EXIT_FAILED, "the frozen-state case %s failed: %s",
+                         queue[q]->id, queue[q]->message);
+  }
+  if (rc == VBC_OK)
+    rc = run_queue(of + nstate, queue + nstate, nq - nstate, vbc, jobs, force, &t, err);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
-  free(queue);
+  free(queue), free(of);
   return rc;
+}
+
+int vbc_sweep_execute(vbc_sweep *sw, const char *vbc, int jobs, int force, const char *only,
+                      vbc_error *err) {
+  return vbc_sweep_execute_together(sw, 1, vbc, jobs, force, only, err);
 }
