@@ -6,10 +6,11 @@
 #   make figs   the same sweeps into paper_figs/out (paper_figs/README.md is the index)
 #   make atlas  every method preset on every validation case at every spacing of the case
 #               (experiments/atlas/atlas.json, docs/atlas.md) into paper_figs/out/atlas, but
-#               for the cells predicted over 15 CPU-minutes each (the spec's own budget, 3
-#               CPU-minutes a cell, is its quick look: vbc atlas SPEC --levels 1);
-#               make demo draws the coarsest spacing of its quicker cases
-#               (experiments/atlas/demo.json) into results/demo/atlas
+#               for the cells predicted over the spec's budget of 3 CPU-minutes each (about
+#               an hour on 2 cores; --budget S lets more through);
+#               make demo draws its coarsest spacing into results/demo/atlas, with a
+#               budget of one CPU-minute a cell (the cells over it: not run, with the
+#               predicted cost)
 #   make test   install what is missing, build, run the test suite, then again under ASan+UBSan
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
@@ -42,14 +43,14 @@ test: build build-asan
 
 demo: build
 	VBC_FIGS_QUICK=1 scripts/figs.sh $(BUILD)/vbc results/demo
-	$(BUILD)/vbc atlas experiments/atlas/demo.json --levels 1 -j $(JOBS) --out results/demo/atlas
+	$(BUILD)/vbc atlas experiments/atlas/atlas.json --levels 1 --budget 60 -j $(JOBS) --out results/demo/atlas
 	scripts/animations.sh $(BUILD)/vbc results/demo/animations
 
 figs: build
 	scripts/figs.sh $(BUILD)/vbc paper_figs/out
 
 atlas: build
-	$(BUILD)/vbc atlas experiments/atlas/atlas.json -j $(JOBS) --budget 900 --out paper_figs/out/atlas
+	$(BUILD)/vbc atlas experiments/atlas/atlas.json -j $(JOBS) --out paper_figs/out/atlas
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)

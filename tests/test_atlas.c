@@ -453,11 +453,5 @@ Test(atlas, shipped_spec_holds_the_cases) {
     cr_expect(listed, "experiments/atlas/cases/%s is not in experiments/atlas/atlas.json", name);
   }
   pclose(ls);
-  /* make demo's part of it loads too */
-  vbc_atlas_spec demo;
-  cr_expect_eq(vbc_atlas_spec_load(&demo, VBC_SOURCE_DIR "/experiments/atlas/demo.json", &err), 0,
-               "%s", err.message);
-  cr_expect_eq(demo.nmethods, s.nmethods);
-  vbc_atlas_spec_free(&demo);
   vbc_atlas_spec_free(&s);
 }
