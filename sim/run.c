@@ -262,9 +262,10 @@ static void record_failure(loop *L, const vbc_error *failure) {
   vbc_summary_write(L->out.dir, &L->sim, &L->stats, NULL, L->opt->from_state, failure, &err);
 }
 
-/* Stopped by a signal, or at the CPU-time limit, between steps: the state after the last complete step is checkpointed
- * (when checkpointing is on; its streams keep their temporary names, which the checkpoint
- * refers to) or the streams are closed as they are, and summary.json says "interrupted". */
+/* Stopped by a signal, or at the CPU-time limit, between steps: the state after the last
+ * complete step is checkpointed (when checkpointing is on; its streams keep their temporary
+ * names, which the checkpoint refers to) or the streams are closed as they are, and
+ * summary.json says "interrupted". */
 static int record_interrupt(loop *L, int sig, vbc_error *err) {
   const vbc_run_options *o = L->opt;
   /* a run that has a checkpoint (resumed, or written one) keeps it current: the streams it
